@@ -1,0 +1,3 @@
+def pupil(request):
+    pupil = getattr(request, "pupil", None)
+    return {"pupil": pupil if pupil else None}

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from .models import Classroom, Pupil, Teacher
+from .pictures import AVATARS, PASSWORD_LENGTH, PASSWORD_PICTURES
+
+
+class SignUpForm(UserCreationForm):
+    class Meta:
+        model = Teacher
+        fields = ("email", "display_name")
+        labels = {"display_name": _("Your name, as pupils say it (e.g. Ms Martin)")}
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip().lower()
+        if Teacher.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("An account already uses this address."))
+        return email
+
+
+class ClassroomForm(forms.ModelForm):
+    class Meta:
+        model = Classroom
+        fields = ("name", "school_year", "uses_picture_passwords")
+
+    def clean_school_year(self) -> str:
+        year = self.cleaned_data["school_year"].strip()
+        parts = year.split("-")
+        if (
+            len(parts) != 2
+            or not all(p.isdigit() and len(p) == 4 for p in parts)
+            or int(parts[1]) != int(parts[0]) + 1
+        ):
+            raise forms.ValidationError(_("Write the school year like 2026-2027."))
+        return year
+
+
+class CopyClassroomForm(forms.Form):
+    name = forms.CharField(label=_("Name of the new class"), max_length=60)
+    school_year = forms.CharField(label=_("School year"), max_length=9)
+    copy_pupils = forms.BooleanField(label=_("Copy the pupils too"), required=False, initial=True)
+
+    clean_school_year = ClassroomForm.clean_school_year
+
+
+class PasteForm(forms.Form):
+    pupils = forms.CharField(
+        label=_("Pupils, one a line"),
+        widget=forms.Textarea(attrs={"rows": 10, "placeholder": "Léa Martin\nNoah B.\nInès"}),
+        help_text=_("A first name, then a family name or its initial. Blank lines are skipped."),
+    )
+
+    def clean_pupils(self) -> str:
+        text = self.cleaned_data["pupils"]
+        limits = settings.NUMBO
+        if len(text) > limits["PASTE_MAX_CHARS"]:
+            raise forms.ValidationError(
+                _("That is too long to be a class list (%(max)d characters at most).")
+                % {"max": limits["PASTE_MAX_CHARS"]}
+            )
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) > limits["PASTE_MAX_PUPILS"]:
+            raise forms.ValidationError(
+                _(
+                    "That is %(count)d lines: a class has at most %(max)d pupils. "
+                    "Paste a shorter list."
+                )
+                % {"count": len(lines), "max": limits["PASTE_MAX_PUPILS"]}
+            )
+        return text
+
+
+class PupilForm(forms.ModelForm):
+    avatar = forms.ChoiceField(
+        label=_("Avatar"), choices=list(AVATARS.items()), widget=forms.RadioSelect
+    )
+
+    class Meta:
+        model = Pupil
+        fields = ("first_name", "initial", "avatar")
+
+    def clean_initial(self) -> str:
+        initial = self.cleaned_data["initial"].strip().upper()
+        if initial and not initial.isalpha():
+            raise forms.ValidationError(_("The initial is one letter."))
+        return initial
+
+
+class PicturePasswordForm(forms.Form):
+    """The pictures a pupil tapped, in order: sent as one comma-separated field."""
+
+    pictures = forms.CharField(max_length=100)
+
+    def clean_pictures(self) -> list[str]:
+        keys = [key for key in self.cleaned_data["pictures"].split(",") if key]
+        if len(keys) != PASSWORD_LENGTH or any(key not in PASSWORD_PICTURES for key in keys):
+            raise forms.ValidationError(_("Tap three pictures."))
+        return keys
+
+
+class ClassCodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Class code"),
+        max_length=20,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )

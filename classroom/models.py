@@ -1,0 +1,328 @@
+"""Teachers, their classes and the pupils in them.
+
+A pupil is a first name and an initial, nothing more (plus the pictures that
+identify them on a tablet). Pupils never have a Django account: they sign in to
+a class with its code and their picture password, and the session remembers
+them (see classroom.pupil_auth).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .codes import new_class_code
+from .pictures import AVATARS, PASSWORD_PICTURES
+
+
+class TeacherManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create(self, email: str, password: str | None, **fields) -> Teacher:
+        if not email:
+            raise ValueError("A teacher needs an email address.")
+        teacher = self.model(email=self.normalize_email(email).lower(), **fields)
+        teacher.set_password(password)
+        teacher.save(using=self._db)
+        return teacher
+
+    def get_by_natural_key(self, email: str) -> Teacher:
+        # Addresses are typed by hand on tablets: capitals must not lock anyone out.
+        return self.get(email__iexact=email)
+
+    def create_user(self, email: str, password: str | None = None, **fields) -> Teacher:
+        fields.setdefault("is_staff", False)
+        fields.setdefault("is_superuser", False)
+        return self._create(email, password, **fields)
+
+    def create_superuser(self, email: str, password: str | None = None, **fields) -> Teacher:
+        fields.update(is_staff=True, is_superuser=True)
+        return self._create(email, password, **fields)
+
+
+class Teacher(AbstractUser):
+    """An adult account: teachers and staff sign in with an email and a password."""
+
+    username = None
+    email = models.EmailField(_("email address"), unique=True)
+    display_name = models.CharField(_("name shown to pupils"), max_length=60, blank=True)
+
+    USERNAME_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    objects = TeacherManager()
+
+    class Meta:
+        verbose_name = _("teacher")
+        verbose_name_plural = _("teachers")
+
+    def __str__(self) -> str:
+        return self.display_name or self.email
+
+
+def current_school_year() -> str:
+    today = timezone.localdate()
+    start = today.year if today.month >= 8 else today.year - 1
+    return f"{start}-{start + 1}"
+
+
+class ClassroomQuerySet(models.QuerySet):
+    def active(self) -> ClassroomQuerySet:
+        return self.filter(archived_at__isnull=True)
+
+
+class Classroom(models.Model):
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    school_year = models.CharField(_("school year"), max_length=9, default=current_school_year)
+    code = models.CharField(_("class code"), max_length=8, unique=True, default=new_class_code)
+    uses_picture_passwords = models.BooleanField(
+        _("pupils tap a picture password"),
+        default=True,
+        help_text=_("Without it, tapping one's name is enough: fine for the youngest classes."),
+    )
+    # Bumped to sign every pupil of the class out at once (their sessions carry the old value).
+    sign_in_epoch = models.PositiveIntegerField(default=0, editable=False)
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ClassroomQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("class")
+        verbose_name_plural = _("classes")
+        ordering = ["-school_year", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.school_year})"
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+    def reset_code(self) -> None:
+        self.code = new_class_code()
+        while Classroom.objects.filter(code=self.code).exclude(pk=self.pk).exists():
+            self.code = new_class_code()
+        self.save(update_fields=["code"])
+
+    def sign_out_everyone(self) -> None:
+        Classroom.objects.filter(pk=self.pk).update(sign_in_epoch=models.F("sign_in_epoch") + 1)
+        self.pupils.update(signed_in_at=None)
+        self.refresh_from_db(fields=["sign_in_epoch"])
+
+
+class Pupil(models.Model):
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="pupils")
+    first_name = models.CharField(_("first name"), max_length=30)
+    initial = models.CharField(_("initial"), max_length=1, blank=True)
+    avatar = models.CharField(
+        _("avatar"), max_length=20, choices=[(k, v) for k, v in AVATARS.items()]
+    )
+    # Comma-separated keys of PASSWORD_PICTURES, in tapping order. Not a secret
+    # from the teacher: it is printed on the pupil's sign-in card.
+    picture_password = models.CharField(_("picture password"), max_length=40)
+    signed_in_at = models.DateTimeField(null=True, blank=True, editable=False)
+    failed_sign_ins = models.PositiveSmallIntegerField(default=0, editable=False)
+    locked_until = models.DateTimeField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("pupil")
+        verbose_name_plural = _("pupils")
+        ordering = ["first_name", "initial", "pk"]
+
+    def __str__(self) -> str:
+        return self.short_name
+
+    @property
+    def short_name(self) -> str:
+        return f"{self.first_name} {self.initial}." if self.initial else self.first_name
+
+    @property
+    def password_pictures(self) -> list[str]:
+        return [key for key in self.picture_password.split(",") if key in PASSWORD_PICTURES]
+
+    @property
+    def is_locked(self) -> bool:
+        return self.locked_until is not None and self.locked_until > timezone.now()
+
+    def record_failed_sign_in(self) -> None:
+        limits = settings.NUMBO
+        self.failed_sign_ins += 1
+        if self.failed_sign_ins >= limits["PICTURE_PASSWORD_MAX_TRIES"]:
+            self.locked_until = timezone.now() + timedelta(
+                minutes=limits["PICTURE_PASSWORD_LOCK_MINUTES"]
+            )
+            self.failed_sign_ins = 0
+        self.save(update_fields=["failed_sign_ins", "locked_until"])
+
+    def unlock(self) -> None:
+        self.failed_sign_ins = 0
+        self.locked_until = None
+        self.save(update_fields=["failed_sign_ins", "locked_until"])
+
+
+class Attempt(models.Model):
+    """One calculation step a pupil typed: the evidence every report is built on."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="attempts")
+    session = models.ForeignKey(
+        "games.GameSession", on_delete=models.CASCADE, related_name="attempts"
+    )
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="attempts")
+    game = models.CharField(max_length=30)
+    skill = models.CharField(max_length=20, db_index=True)
+    # Numbers may be fractions ("3/4"), so operands and answers are kept as text.
+    operands = models.JSONField(default=list)
+    expected = models.CharField(max_length=40)
+    given = models.CharField(max_length=40)
+    correct = models.BooleanField()
+    first_try = models.BooleanField(default=True)
+    response_ms = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("attempt")
+        verbose_name_plural = _("attempts")
+        indexes = [models.Index(fields=["pupil", "skill", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.skill} {self.operands} = {self.given} ({'✓' if self.correct else '✗'})"
+
+
+class Opportunity(models.Model):
+    """A roll of a pupil's turn, and which operations could have made a free
+    square: a pupil who never divides when division would have worked shows here."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="opportunities")
+    session = models.ForeignKey(
+        "games.GameSession", on_delete=models.CASCADE, related_name="opportunities"
+    )
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="opportunities")
+    game = models.CharField(max_length=30)
+    roll = models.JSONField(default=list)
+    could = models.JSONField(default=dict)  # {"add": true, "div": false, ...}
+    used = models.JSONField(default=list)  # skills of the steps the pupil made
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("opportunity")
+        verbose_name_plural = _("opportunities")
+
+    def __str__(self) -> str:
+        return f"{self.roll} could {self.could}"
+
+
+class PupilSkill(models.Model):
+    """A pupil's mastery of one skill over all their attempts: the snapshot the
+    report pages read, rewritten by the Celery tasks (classroom.reports.services)
+    from ``classroom.mastery`` summaries."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="skills")
+    skill = models.CharField(max_length=20)
+    attempts = models.PositiveIntegerField(default=0)
+    first_tries = models.PositiveIntegerField(default=0)
+    retries = models.PositiveIntegerField(default=0)
+    correct_first = models.PositiveIntegerField(default=0)
+    accuracy = models.FloatField(null=True, blank=True)
+    last10_accuracy = models.FloatField(null=True, blank=True)
+    last10_right = models.PositiveSmallIntegerField(default=0)
+    last10_total = models.PositiveSmallIntegerField(default=0)
+    median_ms = models.FloatField(null=True, blank=True)
+    estimate = models.FloatField(default=0.0)
+    status = models.CharField(max_length=20, default="not_started")
+    # In English, for exports and the admin; pages explain() again in the reader's language.
+    sentence = models.CharField(max_length=200, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("pupil skill")
+        verbose_name_plural = _("pupil skills")
+        ordering = ["pupil", "skill"]
+        constraints = [
+            models.UniqueConstraint(fields=["pupil", "skill"], name="one_snapshot_per_pupil_skill")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pupil_id} · {self.skill}: {self.status}"
+
+
+class ReportJob(models.Model):
+    """One report job, the truth about it (not Celery's result store).
+
+    ``cursor`` is the last pupil id finished: a worker killed mid-job leaves a
+    job that the redelivered task (acks_late) or the next request resumes from
+    there. ``key`` says what the job computes; at most one queued or running
+    job per key, so asking twice returns the job already under way.
+    """
+
+    class Kind(models.TextChoices):
+        CLASS_MASTERY = "class_mastery", _("class report")
+        EXPORT = "export", _("export")
+        NIGHTLY = "nightly", _("nightly recompute")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting")
+        RUNNING = "running", _("working")
+        DONE = "done", _("ready")
+        FAILED = "failed", _("failed")
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="report_jobs",
+    )
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, null=True, blank=True, related_name="report_jobs"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    params = models.JSONField(default=dict, blank=True)
+    key = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    cursor = models.BigIntegerField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)  # runs started, retries included
+    # Exports are kept in the database, not on a disk: web and worker
+    # processes scale out on different machines and all see the same file.
+    result = models.BinaryField(null=True, blank=True)
+    result_name = models.CharField(max_length=120, blank=True)
+    result_type = models.CharField(max_length=100, blank=True)
+    error = models.TextField(blank=True)
+    celery_task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("report job")
+        verbose_name_plural = _("report jobs")
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="one_active_job_per_key",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} · {self.status} {self.progress}%"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in self.ACTIVE

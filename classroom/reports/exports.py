@@ -1,0 +1,256 @@
+"""CSV, XLSX and PDF files of a class report.
+
+All three take the ``ClassReport`` the page shows (``services.class_report``),
+so a file never disagrees with the page it was downloaded from.
+
+- CSV: UTF-8 with a BOM (spreadsheets then read accents right), numbers as
+  numbers, and any text cell that a spreadsheet would read as a formula
+  (starting with = + - @, a tab or a carriage return) prefixed with an
+  apostrophe.
+- XLSX: openpyxl, the same rows and the same protection (openpyxl too would
+  store "=..." as a formula).
+- PDF: ReportLab, one page per pupil for a parents' meeting. ReportLab is pure
+  Python with wheels on PyPI, has been maintained for twenty years, and needs no
+  system libraries (WeasyPrint would need Pango); its bundled Vera font has the
+  − × ÷ signs and French accents.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from classroom import mastery
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "pdf": "application/pdf",
+}
+
+
+def safe_text(value):
+    """A cell that cannot run as a formula; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def header() -> list[str]:
+    return [
+        _("Pupil"),
+        _("Skill"),
+        _("Status"),
+        _("Calculations"),
+        _("First tries"),
+        _("Right first time"),
+        _("Accuracy %"),
+        _("Right of the last 10"),
+        _("Last calculations counted"),
+        _("Estimate %"),
+        _("Median time (s)"),
+        _("Why"),
+    ]
+
+
+def rows(report) -> list[list]:
+    """One row per pupil and skill, numbers as numbers (None: empty cell)."""
+    lines = []
+    names = dict(report.skill_names)
+    for row in report.rows:
+        for cell in row.cells:
+            s = cell.summary
+            lines.append(
+                [
+                    row.pupil.short_name,
+                    str(names[cell.skill]),
+                    cell.label,
+                    s.attempts,
+                    s.first_tries,
+                    s.correct_first,
+                    cell.accuracy_percent,
+                    s.last10_right,
+                    s.last10_total,
+                    cell.estimate_percent,
+                    None if s.median_ms is None else round(s.median_ms / 1000, 1),
+                    s.sentence,
+                ]
+            )
+    return lines
+
+
+def filename(report, ext: str) -> str:
+    parts = [_("skills"), report.classroom.name]
+    parts += [str(v) for v in report.filters.as_params().values()]
+    return f"{slugify('-'.join(parts)) or 'report'}.{ext}"
+
+
+def to_csv(report) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow([safe_text(v) for v in header()])
+    for line in rows(report):
+        writer.writerow(["" if v is None else safe_text(v) for v in line])
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+
+
+def to_xlsx(report) -> bytes:
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    book = Workbook(write_only=False)
+    sheet = book.active
+    sheet.title = _("Skills")[:31]
+    sheet.append([safe_text(v) for v in header()])
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    for line in rows(report):
+        sheet.append([safe_text(v) for v in line])
+    sheet.freeze_panes = "A2"
+    for column, width in zip(
+        "ABCDEFGHIJKL", (18, 16, 14, 12, 10, 14, 11, 12, 12, 11, 12, 60), strict=True
+    ):
+        sheet.column_dimensions[column].width = width
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _fonts() -> tuple[str, str]:
+    from pathlib import Path
+
+    import reportlab
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    if "Vera" not in pdfmetrics.getRegisteredFontNames():
+        folder = Path(reportlab.__file__).parent / "fonts"
+        pdfmetrics.registerFont(TTFont("Vera", str(folder / "Vera.ttf")))
+        pdfmetrics.registerFont(TTFont("VeraBd", str(folder / "VeraBd.ttf")))
+    return "Vera", "VeraBd"
+
+
+def to_pdf(report) -> bytes:
+    """One A4 page per pupil: each skill in words and numbers, and why."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.units import cm
+    from reportlab.platypus import (
+        PageBreak,
+        Paragraph,
+        SimpleDocTemplate,
+        Spacer,
+        Table,
+        TableStyle,
+    )
+
+    regular, bold = _fonts()
+    title = ParagraphStyle("title", fontName=bold, fontSize=18, leading=22, spaceAfter=6)
+    body = ParagraphStyle("body", fontName=regular, fontSize=10, leading=13)
+    small = ParagraphStyle("small", fontName=regular, fontSize=8.5, leading=11)
+    out = io.BytesIO()
+    doc = SimpleDocTemplate(
+        out,
+        pagesize=A4,
+        leftMargin=1.6 * cm,
+        rightMargin=1.6 * cm,
+        topMargin=1.6 * cm,
+        bottomMargin=1.6 * cm,
+        title=_("Skills of %(class)s") % {"class": report.classroom.name},
+    )
+    names = dict(report.skill_names)
+    period = _period(report)
+    story = []
+    for index, row in enumerate(report.rows):
+        if index:
+            story.append(PageBreak())
+        story.append(Paragraph(_escape(row.pupil.short_name), title))
+        story.append(Paragraph(_escape(f"{report.classroom} · {period}"), body))
+        story.append(Spacer(1, 0.4 * cm))
+        data = [[_("Skill"), _("Status"), _("Right first time"), _("Last 10"), _("Estimate")]]
+        for cell in row.cells:
+            s = cell.summary
+            data.append(
+                [
+                    str(names[cell.skill]),
+                    cell.label,
+                    f"{s.correct_first} / {s.first_tries}",
+                    f"{s.last10_right} / {s.last10_total}",
+                    f"{cell.estimate_percent} %",
+                ]
+            )
+        table = Table(data, colWidths=[4 * cm, 3.4 * cm, 3.4 * cm, 2.6 * cm, 2.6 * cm])
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), regular, 10),
+                    ("FONT", (0, 0), (-1, 0), bold, 10),
+                    ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+                    ("LINEBELOW", (0, 1), (-1, -1), 0.3, colors.grey),
+                    ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
+                    ("TOPPADDING", (0, 0), (-1, -1), 4),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+                ]
+            )
+        )
+        story.append(table)
+        story.append(Spacer(1, 0.5 * cm))
+        for cell in row.cells:
+            if cell.summary.first_tries:
+                story.append(
+                    Paragraph(_escape(f"{names[cell.skill]}: {cell.summary.sentence}"), small)
+                )
+        story.append(Spacer(1, 0.4 * cm))
+        story.append(
+            Paragraph(
+                _escape(
+                    _(
+                        "How to read it: the estimate is how sure Numbo is that the skill "
+                        "is known; %(percent)d %% after at least %(count)d calculations "
+                        "reads “mastered”."
+                    )
+                    % {
+                        "percent": round(mastery.MASTERED_ESTIMATE * 100),
+                        "count": mastery.MIN_ATTEMPTS,
+                    }
+                ),
+                small,
+            )
+        )
+    if not story:
+        story.append(Paragraph(_escape(_("No pupils in this class yet.")), body))
+    doc.build(story)
+    return out.getvalue()
+
+
+def _escape(text: str) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _period(report) -> str:
+    f = report.filters
+    if f.date_from and f.date_to:
+        text = _("from %(start)s to %(end)s") % {"start": f.date_from, "end": f.date_to}
+    elif f.date_from:
+        text = _("since %(start)s") % {"start": f.date_from}
+    elif f.date_to:
+        text = _("until %(end)s") % {"end": f.date_to}
+    else:
+        text = _("all calculations")
+    stamp: datetime = timezone.localtime()
+    return f"{text} · {stamp:%Y-%m-%d}"
+
+
+WRITERS = {"csv": to_csv, "xlsx": to_xlsx, "pdf": to_pdf}
+
+
+def render(report, fmt: str) -> tuple[bytes, str, str]:
+    """(content, content type, file name) of the report in this format."""
+    return WRITERS[fmt](report), CONTENT_TYPES[fmt], filename(report, fmt)

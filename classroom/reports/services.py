@@ -1,0 +1,499 @@
+"""Queries and rows of the skill reports.
+
+``class_report`` is the one query behind the class report page and all three
+exports: they cannot disagree, and the filters carry over. Without filters it
+reads the ``PupilSkill`` snapshot the Celery tasks keep; with filters it
+streams the filtered attempts through ``classroom.mastery`` (a class is a few
+tens of thousands of rows: well under a second).
+
+``recompute_pupils`` rewrites the snapshot. It streams attempts ordered by
+(pupil, created_at) from a server-side cursor as plain tuples into
+``mastery.summarise_stream``, one batch of pupils per query, so memory stays
+flat whatever the number of attempts, and upserts the summaries in bulk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Count, Max, Min, Q
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from classroom import mastery
+from classroom.models import Attempt, Classroom, Opportunity, Pupil, PupilSkill
+
+from .filters import GAME_NAMES, ReportFilters
+
+ATTEMPT_FIELDS = mastery.AttemptRecord._fields  # pupil_id, skill, ... created_at, game
+CHUNK_SIZE = 5000
+PUPILS_PER_QUERY = 50
+
+# Snapshot columns copied from a SkillSummary.
+SUMMARY_FIELDS = (
+    "attempts",
+    "first_tries",
+    "retries",
+    "correct_first",
+    "accuracy",
+    "last10_accuracy",
+    "last10_right",
+    "last10_total",
+    "median_ms",
+    "estimate",
+    "status",
+    "sentence",
+)
+
+# ------------------------------------------------------------------ streaming
+
+
+def attempt_records(
+    pupil_ids: Sequence[int], filters: ReportFilters | None = None
+) -> Iterator[mastery.AttemptRecord]:
+    """Attempts of these pupils ordered by (pupil, created_at), as tuples."""
+    queryset = Attempt.objects.filter(pupil_id__in=list(pupil_ids))
+    if filters is not None:
+        queryset = filters.apply(queryset)
+    rows = (
+        queryset.order_by("pupil_id", "created_at", "id")
+        .values_list(*ATTEMPT_FIELDS)
+        .iterator(chunk_size=CHUNK_SIZE)
+    )
+    make = mastery.AttemptRecord._make
+    return map(make, rows)
+
+
+def opportunities_of(filters: ReportFilters | None = None) -> Callable[[int], Iterable]:
+    def rows(pupil_id: int):
+        queryset = Opportunity.objects.filter(pupil_id=pupil_id)
+        if filters is not None:
+            queryset = filters.apply(queryset)
+        return queryset.order_by("created_at", "id").values("could", "used").iterator()
+
+    return rows
+
+
+def _batches(ids: Sequence[int], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(ids), size):
+        yield list(ids[start : start + size])
+
+
+def masteries(
+    pupil_ids: Sequence[int],
+    filters: ReportFilters | None = None,
+    *,
+    gettext=gettext,
+    batch: int = PUPILS_PER_QUERY,
+    on_batch: Callable[[list[int]], None] | None = None,
+) -> Iterator[tuple[int, mastery.PupilMastery]]:
+    """(pupil id, PupilMastery) for the pupils that have attempts, in id order."""
+    for chunk in _batches(sorted(pupil_ids), batch):
+        yield from mastery.summarise_stream(
+            attempt_records(chunk, filters), opportunities_of(filters), gettext=gettext
+        )
+        if on_batch is not None:
+            on_batch(chunk)
+
+
+# ------------------------------------------------------------------ the snapshot
+
+
+def recompute_pupils(
+    pupil_ids: Iterable[int],
+    *,
+    batch: int = PUPILS_PER_QUERY,
+    on_batch: Callable[[list[int]], None] | None = None,
+) -> int:
+    """Rewrite the PupilSkill snapshot of these pupils; idempotent. Returns the
+    number of snapshot rows written. ``on_batch(ids)`` runs after each batch is
+    committed: a job records its cursor there."""
+    written = 0
+    for chunk in _batches(sorted(set(pupil_ids)), batch):
+        stamp = timezone.now()
+        rows = [
+            PupilSkill(
+                pupil_id=pupil_id,
+                skill=skill,
+                updated_at=stamp,
+                **{name: getattr(summary, name) for name in SUMMARY_FIELDS},
+            )
+            for pupil_id, result in mastery.summarise_stream(
+                attempt_records(chunk), opportunities_of()
+            )  # English sentences in the database; pages translate again
+            for skill, summary in result.skills.items()
+        ]
+        with transaction.atomic():
+            PupilSkill.objects.bulk_create(
+                rows,
+                batch_size=1000,
+                update_conflicts=True,
+                unique_fields=["pupil", "skill"],
+                update_fields=[*SUMMARY_FIELDS, "updated_at"],
+            )
+            # Pupils whose attempts were erased keep no stale snapshot.
+            PupilSkill.objects.filter(pupil_id__in=chunk, updated_at__lt=stamp).delete()
+        written += len(rows)
+        if on_batch is not None:
+            on_batch(chunk)
+    return written
+
+
+def summary_of(row: PupilSkill, gettext=gettext) -> mastery.SkillSummary:
+    summary = mastery.SkillSummary(
+        skill=row.skill, **{name: getattr(row, name) for name in SUMMARY_FIELDS}
+    )
+    return replace(summary, sentence=mastery.explain(summary, gettext))
+
+
+# ------------------------------------------------------------------ rows shown
+
+
+def skill_name(skill: str) -> str:
+    return str(SKILL_NAMES.get(skill, skill))
+
+
+def status_label(status: str) -> str:
+    return gettext(mastery.STATUS_LABELS[status])
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One pupil × skill: what the grid, the exports and "needs help" show."""
+
+    summary: mastery.SkillSummary
+    label: str  # the status in words
+
+    @property
+    def status(self) -> str:
+        return self.summary.status
+
+    @property
+    def skill(self) -> str:
+        return self.summary.skill
+
+    @property
+    def name(self) -> str:
+        return skill_name(self.summary.skill)
+
+    @property
+    def estimate_percent(self) -> int:
+        return mastery._percent(self.summary.estimate)
+
+    @property
+    def median_seconds(self) -> float | None:
+        ms = self.summary.median_ms
+        return None if ms is None else round(ms / 1000, 1)
+
+    @property
+    def accuracy_percent(self) -> int | None:
+        accuracy = self.summary.accuracy
+        return None if accuracy is None else round(accuracy * 100)
+
+
+@dataclass
+class PupilRow:
+    pupil: Pupil
+    cells: list[Cell]
+
+    @property
+    def needs_help(self) -> list[Cell]:
+        return [cell for cell in self.cells if cell.status == "needs_help"]
+
+
+@dataclass
+class ClassReport:
+    classroom: Classroom
+    filters: ReportFilters
+    skills: list[str]
+    rows: list[PupilRow]
+    updated_at: datetime | None = None  # of the snapshot; None when computed live
+    live: bool = False
+    needs_help: list[tuple[Pupil, list[Cell]]] = field(default_factory=list)
+
+    @property
+    def skill_names(self) -> list[tuple[str, str]]:
+        return [(skill, skill_name(skill)) for skill in self.skills]
+
+
+def _cell(summary: mastery.SkillSummary) -> Cell:
+    return Cell(summary, status_label(summary.status))
+
+
+def _empty(skill: str) -> mastery.SkillSummary:
+    return mastery._SkillState().summary(skill, gettext)  # "not started"
+
+
+def _skill_order(skills: Iterable[str]) -> list[str]:
+    known = [skill for skill in mastery.SKILLS if skill in skills]
+    return known + sorted(set(skills) - set(known))
+
+
+def class_report(
+    classroom: Classroom,
+    filters: ReportFilters | None = None,
+    *,
+    on_batch: Callable[[list[int]], None] | None = None,
+) -> ClassReport:
+    """The class report: page, CSV, XLSX and PDF all come from here."""
+    filters = filters or ReportFilters()
+    pupils = list(classroom.pupils.all())
+    summaries: dict[int, dict[str, mastery.SkillSummary]] = {p.pk: {} for p in pupils}
+    updated_at = None
+    if filters.is_empty:
+        snapshot = PupilSkill.objects.filter(pupil__classroom=classroom)
+        for row in snapshot:
+            summaries[row.pupil_id][row.skill] = summary_of(row)
+        updated_at = snapshot.aggregate(at=Min("updated_at"))["at"]
+    else:
+        for pupil_id, result in masteries(
+            list(summaries), filters, batch=PUPILS_PER_QUERY, on_batch=on_batch
+        ):
+            summaries[pupil_id] = result.skills
+    skills = _skill_order(
+        {skill for by_skill in summaries.values() for skill in by_skill} | set(mastery.OPERATIONS)
+    )
+    blank = {skill: _empty(skill) for skill in skills}
+    rows = [
+        PupilRow(p, [_cell(summaries[p.pk].get(skill) or blank[skill]) for skill in skills])
+        for p in pupils
+    ]
+    needs_help = sorted(
+        ((row.pupil, row.needs_help) for row in rows if row.needs_help),
+        key=lambda item: (-len(item[1]), min(c.summary.last10_accuracy or 0 for c in item[1])),
+    )
+    return ClassReport(
+        classroom=classroom,
+        filters=filters,
+        skills=skills,
+        rows=rows,
+        updated_at=updated_at,
+        live=not filters.is_empty,
+        needs_help=needs_help,
+    )
+
+
+# ------------------------------------------------------------------ one pupil
+
+
+@dataclass
+class Chart:
+    """A skill's trend as SVG coordinates (the template draws it)."""
+
+    skill: str
+    name: str
+    points: list[dict]
+    accuracy_line: str
+    estimate_line: str
+    width: int = 600
+    height: int = 180
+    threshold_y: float = 0.0
+
+
+CHART_W, CHART_H, CHART_PAD = 600, 180, 36
+
+
+def _chart(skill: str, points: list[mastery.TrendPoint]) -> Chart:
+    inner_w, inner_h = CHART_W - 2 * CHART_PAD, CHART_H - 2 * 16
+    step = inner_w / max(1, len(points) - 1)
+
+    def y(value: float) -> float:
+        return round(16 + (1 - value) * inner_h, 1)
+
+    drawn = []
+    for index, point in enumerate(points):
+        x = round(CHART_PAD + (index * step if len(points) > 1 else inner_w / 2), 1)
+        drawn.append(
+            {
+                "x": x,
+                "y_accuracy": y(point.accuracy),
+                "y_estimate": y(point.estimate),
+                "box_x": round(x - 4, 1),
+                "box_y": round(y(point.estimate) - 4, 1),
+                "week": point.bucket,
+                "attempts": point.attempts,
+                "correct": point.correct,
+                "accuracy": round(point.accuracy * 100),
+                "estimate": mastery._percent(point.estimate),
+            }
+        )
+    return Chart(
+        skill=skill,
+        name=skill_name(skill),
+        points=drawn,
+        accuracy_line=" ".join(f"{p['x']},{p['y_accuracy']}" for p in drawn),
+        estimate_line=" ".join(f"{p['x']},{p['y_estimate']}" for p in drawn),
+        threshold_y=y(mastery.MASTERED_ESTIMATE),
+    )
+
+
+def _fact(fact: mastery.FactCell) -> dict:
+    """A fact cell with a heat class 0 (no calculation) to 4 (all right)."""
+    if not fact.total:
+        heat = 0
+    else:
+        accuracy = fact.right / fact.total
+        heat = 4 if accuracy >= 0.9 else 3 if accuracy >= 0.7 else 2 if accuracy >= 0.4 else 1
+    return {"right": fact.right, "total": fact.total, "heat": heat}
+
+
+def _local_week(attempt) -> str:
+    return mastery.by_week({"created_at": timezone.localtime(attempt.created_at)})
+
+
+@dataclass
+class PupilReport:
+    pupil: Pupil
+    cells: list[Cell]
+    charts: list[Chart]
+    tables: list[mastery.TableCell]
+    facts: list[dict]
+    mistakes: list[dict]
+    games: list[dict]
+    avoidance: list[tuple[mastery.Avoidance, str]]
+    fact_heads: tuple = tuple(mastery.FACTS)
+
+    @property
+    def fact_rows(self) -> list[dict]:
+        return self.facts
+
+
+def pupil_report(pupil: Pupil) -> PupilReport:
+    attempts = list(attempt_records([pupil.pk]))
+    accumulator = mastery.MasteryAccumulator(pupil.pk)
+    for attempt in attempts:
+        accumulator.add(attempt)
+    for opportunity in opportunities_of()(pupil.pk):
+        accumulator.add_opportunity(opportunity)
+    result = accumulator.result(gettext)
+    skills = _skill_order(result.skills)
+    charts = [
+        _chart(skill, mastery.trend(attempts, skill, _local_week))
+        for skill in skills
+        if result.skills[skill].first_tries
+    ]
+    facts = [
+        {"a": a, "cells": [_fact(result.facts[(a, b)]) for b in mastery.FACTS]}
+        for a in mastery.FACTS
+    ]
+    mistakes = [
+        {
+            "skill": skill_name(m.skill),
+            "kind": gettext(mastery.MISTAKE_LABELS.get(m.kind, mastery.MISTAKE_LABELS["other"])),
+            "calculation": m.calculation,
+            "created_at": m.created_at,
+        }
+        for m in reversed(result.mistakes)
+    ]
+    return PupilReport(
+        pupil=pupil,
+        cells=[_cell(result.skills[skill]) for skill in skills],
+        charts=charts,
+        tables=list(result.tables.values()),
+        facts=facts,
+        mistakes=mistakes,
+        games=games_played(pupil),
+        avoidance=[(a, mastery.explain(a, gettext)) for a in result.avoidance.values()],
+    )
+
+
+GAMES_SHOWN = 20
+
+
+def games_played(pupil: Pupil) -> list[dict]:
+    """The pupil's last GAMES_SHOWN game sessions, newest first."""
+    counts = {
+        row["session_id"]: row
+        for row in Attempt.objects.filter(pupil=pupil)
+        .values("session_id")
+        .annotate(
+            calculations=Count("id"),
+            right=Count("id", filter=Q(correct=True, first_try=True)),
+            wrong=Count("id", filter=Q(correct=False, first_try=True)),
+            last=Max("created_at"),
+        )
+    }
+    played = []
+    seats = pupil.seats.select_related("table__session").order_by("-table__session__created_at")[
+        :GAMES_SHOWN
+    ]
+    for seat in seats:
+        session = seat.table.session
+        row = counts.get(session.pk, {})
+        played.append(
+            {
+                "session": session,
+                "game": GAME_NAMES.get(session.game, session.game),
+                "table": seat.table.number,
+                "calculations": row.get("calculations", 0),
+                "right": row.get("right", 0),
+                "wrong": row.get("wrong", 0),
+            }
+        )
+    return played
+
+
+# ------------------------------------------------------------------ one session
+
+
+def _step_text(attempt) -> str:
+    """As typed; the right answer in brackets only when it was wrong."""
+    text = mastery.calculation_text(
+        attempt.skill, attempt.operands, attempt.expected, attempt.given
+    )
+    return text if not attempt.correct else text.rsplit(" (", 1)[0]
+
+
+def session_report(session) -> list[dict]:
+    """Per table, per player: the calculations they made, right and wrong."""
+    attempts_by_pupil: dict[int, list] = {}
+    for attempt in Attempt.objects.filter(session=session).order_by("created_at", "id"):
+        attempts_by_pupil.setdefault(attempt.pupil_id, []).append(attempt)
+    tables = []
+    for table in session.tables.prefetch_related("seats__pupil"):
+        players = []
+        for seat in table.seats.all():
+            mine = attempts_by_pupil.get(seat.pupil_id, []) if seat.pupil_id else []
+            firsts = [a for a in mine if a.first_try]
+            players.append(
+                {
+                    "seat": seat,
+                    "pupil": seat.pupil,
+                    "calculations": len(mine),
+                    "right": sum(a.correct for a in firsts),
+                    "wrong": sum(not a.correct for a in firsts),
+                    "retries": len(mine) - len(firsts),
+                    "steps": [
+                        {
+                            "text": _step_text(a),
+                            "correct": a.correct,
+                            "first_try": a.first_try,
+                            "skill": skill_name(a.skill),
+                            "created_at": a.created_at,
+                        }
+                        for a in mine
+                    ],
+                }
+            )
+        tables.append({"table": table, "players": players})
+    return tables
+
+
+# Names of the skills, for column heads (lazy: translated where shown).
+
+SKILL_NAMES = {
+    "add": _("addition"),
+    "sub": _("subtraction"),
+    "mul": _("multiplication"),
+    "div": _("division"),
+    "brackets": _("brackets"),
+    "multi_step": _("several steps"),
+    "primes": _("primes"),
+    "powers": _("powers"),
+    "left_to_right": _("left to right"),
+    "scoring": _("scoring"),
+}

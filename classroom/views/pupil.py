@@ -1,0 +1,154 @@
+"""A pupil on a tablet: class code, name, picture password, home.
+
+Three taps, no typing beyond the class code (the QR code skips even that).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import pupil_auth, roster, throttle
+from ..codes import normalise_class_code
+from ..forms import ClassCodeForm
+from ..models import Classroom
+from ..pictures import PASSWORD_LENGTH, PASSWORD_PICTURES
+from .access import pupil_required
+
+
+def _device(request) -> str:
+    device = request.session.get("numbo_device")
+    if not device:
+        device = secrets.token_urlsafe(12)
+        request.session["numbo_device"] = device
+    return device
+
+
+def _address(request) -> str:
+    return request.META.get("REMOTE_ADDR", "unknown")
+
+
+def _code_tries_exhausted(request) -> bool:
+    limits = settings.NUMBO
+    return (
+        throttle.hits(f"code:device:{_device(request)}") >= limits["CLASS_CODE_TRIES_PER_DEVICE"]
+        or throttle.hits(f"code:addr:{_address(request)}") >= limits["CLASS_CODE_TRIES_PER_ADDRESS"]
+    )
+
+
+def _record_wrong_code(request) -> None:
+    window = settings.NUMBO["CLASS_CODE_WINDOW_SECONDS"]
+    throttle.record(f"code:device:{_device(request)}", window)
+    throttle.record(f"code:addr:{_address(request)}", window)
+
+
+def _find_class(code: str) -> Classroom | None:
+    return Classroom.objects.active().filter(code=normalise_class_code(code)).first()
+
+
+def join(request):
+    """Step 1: the class code (typed here, or carried by the QR code's link)."""
+    form = ClassCodeForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        if _code_tries_exhausted(request):
+            form.add_error("code", _("Too many wrong codes. Ask your teacher, then wait a little."))
+            status = 429
+        else:
+            classroom = _find_class(form.cleaned_data["code"])
+            if classroom:
+                return redirect("classroom:join_class", code=classroom.code)
+            _record_wrong_code(request)
+            form.add_error("code", _("No class has this code. Look at the board again."))
+    return render(request, "classroom/join.html", {"form": form}, status=status)
+
+
+def join_class(request, code: str):
+    """Step 2: tap your name."""
+    if _code_tries_exhausted(request):
+        messages.error(request, _("Too many wrong codes. Ask your teacher, then wait a little."))
+        return redirect("classroom:join")
+    classroom = _find_class(code)
+    if classroom is None:
+        _record_wrong_code(request)
+        messages.error(request, _("No class has this code. Look at the board again."))
+        return redirect("classroom:join")
+    pupils = list(classroom.pupils.all())
+    names = roster.labels(pupils)
+    for pupil in pupils:
+        pupil.label = names[pupil.pk]
+    return render(request, "classroom/join_class.html", {"classroom": classroom, "pupils": pupils})
+
+
+def join_pupil(request, code: str, pupil_pk: int):
+    """Step 3: tap your picture password, one picture per tap (no script needed)."""
+    classroom = _find_class(code)
+    if classroom is None:
+        return redirect("classroom:join")
+    pupil = get_object_or_404(classroom.pupils, pk=pupil_pk)
+    pupil.label = roster.labels(list(classroom.pupils.all()))[pupil.pk]
+    if not classroom.uses_picture_passwords:
+        if request.method == "POST":
+            pupil_auth.sign_in(request, pupil)
+            return redirect("classroom:pupil_home")
+        return render(request, "classroom/join_confirm.html", {"pupil": pupil})
+
+    so_far: list[str] = []
+    if request.method == "POST":
+        if pupil.is_locked:
+            return _locked(request, pupil)
+        so_far = [k for k in request.POST.get("so_far", "").split(",") if k in PASSWORD_PICTURES]
+        tap = request.POST.get("tap", "")
+        if tap in PASSWORD_PICTURES:
+            so_far = (so_far + [tap])[:PASSWORD_LENGTH]
+        if len(so_far) == PASSWORD_LENGTH:
+            if so_far == pupil.password_pictures:
+                pupil.unlock()
+                pupil_auth.sign_in(request, pupil)
+                return redirect("classroom:pupil_home")
+            pupil.record_failed_sign_in()
+            if pupil.is_locked:
+                return _locked(request, pupil)
+            messages.error(request, _("Not quite. Try again!"))
+            so_far = []
+    elif pupil.is_locked:
+        return _locked(request, pupil)
+    return render(
+        request,
+        "classroom/join_pupil.html",
+        {
+            "classroom": classroom,
+            "pupil": pupil,
+            "pictures": PASSWORD_PICTURES,
+            "so_far": so_far,
+            "dots": [i < len(so_far) for i in range(PASSWORD_LENGTH)],
+        },
+    )
+
+
+def _locked(request, pupil):
+    return render(request, "classroom/join_locked.html", {"pupil": pupil}, status=423)
+
+
+@pupil_required
+def pupil_home(request):
+    from games.services import tables_for_pupil
+
+    return render(request, "classroom/pupil_home.html", {"tables": tables_for_pupil(request.pupil)})
+
+
+@require_POST
+def pupil_sign_out(request):
+    """'Not me?': the tablet goes back to the name grid of the same class."""
+    pupil = request.pupil
+    code = pupil.classroom.code if pupil else None
+    pupil_auth.sign_out(request)
+    if code:
+        return redirect(reverse("classroom:join_class", args=[code]))
+    return redirect("classroom:join")

@@ -1,0 +1,183 @@
+"""Skill reports: the class grid, one pupil, one game session, their exports
+and the progress of report jobs. A teacher sees only their own."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games.models import GameSession
+
+from ..models import ReportJob
+from ..reports import exports, jobs, services
+from ..reports.filters import GAME_NAMES, ReportFilterForm, ReportFilters
+from .access import own_classroom, own_pupil, teacher_required
+
+
+def _filters(request) -> tuple[ReportFilterForm, ReportFilters]:
+    source = request.POST if request.method == "POST" else request.GET
+    form = ReportFilterForm(source)
+    filters = form.filters() if form.is_valid() else ReportFilters()
+    return form, filters
+
+
+def _report_url(classroom, filters: ReportFilters, **extra) -> str:
+    params = {**filters.as_params(), **extra}
+    url = reverse("reports:class_report", args=[classroom.pk])
+    return f"{url}?{urlencode(params)}" if params else url
+
+
+@teacher_required
+@require_GET
+def class_report(request, pk: int):
+    classroom = own_classroom(request, pk)
+    form, filters = _filters(request)
+    report = services.class_report(classroom, filters)
+    shown = ReportJob.objects.filter(
+        teacher=request.user, classroom=classroom, status__in=ReportJob.ACTIVE
+    )
+    job_ids = set(shown.values_list("pk", flat=True))
+    asked = request.GET.get("job", "")
+    if asked.isdigit():
+        job_ids |= set(
+            ReportJob.objects.filter(
+                pk=int(asked), teacher=request.user, classroom=classroom
+            ).values_list("pk", flat=True)
+        )
+    query = urlencode(filters.as_params())
+    return render(
+        request,
+        "classroom/report_class.html",
+        {
+            "classroom": classroom,
+            "report": report,
+            "form": form,
+            "filters": filters,
+            "query": f"?{query}" if query else "",
+            "jobs": ReportJob.objects.filter(pk__in=job_ids).order_by("created_at"),
+            "large": len(report.rows) > jobs.EXPORT_INLINE_LIMIT,
+            "formats": ("csv", "xlsx", "pdf"),
+        },
+    )
+
+
+@teacher_required
+@require_POST
+def class_refresh(request, pk: int):
+    """Recompute the class's snapshot in the background; asking twice gives
+    back the job already under way."""
+    classroom = own_classroom(request, pk)
+    job, _created = jobs.request_job(request.user, classroom, ReportJob.Kind.CLASS_MASTERY)
+    return _job_answer(request, job, classroom)
+
+
+@teacher_required
+@require_POST
+def class_prepare(request, pk: int):
+    """An export file built by a job, for big classes or when asked."""
+    classroom = own_classroom(request, pk)
+    _form, filters = _filters(request)
+    fmt = request.POST.get("format", "")
+    if fmt not in exports.WRITERS:
+        raise Http404
+    params = {"format": fmt, **filters.as_params()}
+    job, _created = jobs.request_job(request.user, classroom, ReportJob.Kind.EXPORT, params)
+    return _job_answer(request, job, classroom, filters)
+
+
+def _job_answer(request, job, classroom, filters: ReportFilters | None = None):
+    job.refresh_from_db()
+    if request.htmx:
+        return job_status_response(request, job)
+    return redirect(_report_url(classroom, filters or ReportFilters(), job=job.pk))
+
+
+@teacher_required
+@require_GET
+def class_export(request, pk: int, fmt: str):
+    classroom = own_classroom(request, pk)
+    if fmt not in exports.WRITERS:
+        raise Http404
+    _form, filters = _filters(request)
+    if classroom.pupils.count() > jobs.EXPORT_INLINE_LIMIT:
+        messages.info(
+            request, _("This class is large: prepare the file and download it when it is ready.")
+        )
+        return redirect(_report_url(classroom, filters))
+    report = services.class_report(classroom, filters)
+    content, content_type, name = exports.render(report, fmt)
+    return _download(content, content_type, name)
+
+
+def _download(content: bytes, content_type: str, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _own_job(request, pk: int) -> ReportJob:
+    return get_object_or_404(
+        ReportJob.objects.select_related("classroom"), pk=pk, teacher=request.user
+    )
+
+
+@teacher_required
+@require_GET
+def job_status(request, pk: int):
+    return job_status_response(request, _own_job(request, pk))
+
+
+def job_status_response(request, job: ReportJob):
+    context = {"job": job}
+    if request.htmx:
+        response = render(request, "classroom/reports/_job.html", context)
+        if job.status == ReportJob.Status.DONE and job.kind != ReportJob.Kind.EXPORT:
+            # The grid behind the bar is new: reload the page that polled.
+            response["HX-Refresh"] = "true"
+        return response
+    return render(request, "classroom/report_job.html", context)
+
+
+@teacher_required
+@require_GET
+def job_download(request, pk: int):
+    job = _own_job(request, pk)
+    if job.kind != ReportJob.Kind.EXPORT or job.status != ReportJob.Status.DONE:
+        raise Http404
+    return _download(bytes(job.result), job.result_type, job.result_name)
+
+
+@teacher_required
+@require_GET
+def pupil_report(request, pk: int):
+    pupil = own_pupil(request, pk)
+    report = services.pupil_report(pupil)
+    return render(
+        request,
+        "classroom/report_pupil.html",
+        {"pupil": pupil, "classroom": pupil.classroom, "report": report},
+    )
+
+
+@teacher_required
+@require_GET
+def session_report(request, pk: int):
+    session = get_object_or_404(
+        GameSession.objects.select_related("classroom"), pk=pk, classroom__teacher=request.user
+    )
+    return render(
+        request,
+        "classroom/report_session.html",
+        {
+            "session": session,
+            "classroom": session.classroom,
+            "game": GAME_NAMES.get(session.game, session.game),
+            "tables": services.session_report(session),
+        },
+    )

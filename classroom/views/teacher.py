@@ -1,0 +1,283 @@
+"""A teacher's pages: classes, pupils, codes and sign-in cards."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import qrcode
+import qrcode.image.svg
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import privacy, roster
+from ..forms import ClassroomForm, CopyClassroomForm, PasteForm, PupilForm
+from ..models import Classroom, Pupil
+from ..pictures import AVATARS, PASSWORD_PICTURES, pick_avatar, random_picture_password
+from .access import own_classroom, own_pupil, teacher_required
+
+
+@teacher_required
+def class_list(request):
+    classrooms = request.user.classrooms.all()
+    show_archived = request.GET.get("archived") == "1"
+    if not show_archived:
+        classrooms = classrooms.active()
+    return render(
+        request,
+        "classroom/class_list.html",
+        {"classrooms": classrooms, "show_archived": show_archived},
+    )
+
+
+@teacher_required
+def class_create(request):
+    form = ClassroomForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        classroom = form.save(commit=False)
+        classroom.teacher = request.user
+        classroom.save()
+        messages.success(request, _("Class created. Now add your pupils."))
+        return redirect("classroom:pupils_add", pk=classroom.pk)
+    return render(request, "classroom/class_form.html", {"form": form})
+
+
+@teacher_required
+def class_detail(request, pk: int):
+    classroom = own_classroom(request, pk)
+    pupils = list(classroom.pupils.all())
+    names = roster.labels(pupils)
+    for pupil in pupils:
+        pupil.label = names[pupil.pk]
+    join_url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
+    return render(
+        request,
+        "classroom/class_detail.html",
+        {
+            "classroom": classroom,
+            "pupils": pupils,
+            "join_url": join_url,
+            "sessions": classroom.sessions.order_by("-created_at")[:8],
+        },
+    )
+
+
+@teacher_required
+def class_edit(request, pk: int):
+    classroom = own_classroom(request, pk)
+    form = ClassroomForm(request.POST or None, instance=classroom)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Saved."))
+        return redirect("classroom:class_detail", pk=classroom.pk)
+    return render(request, "classroom/class_form.html", {"form": form, "classroom": classroom})
+
+
+@teacher_required
+@require_POST
+def class_archive(request, pk: int):
+    classroom = own_classroom(request, pk)
+    if classroom.is_archived:
+        classroom.archived_at = None
+        messages.success(request, _("The class is back among your classes."))
+    else:
+        classroom.archived_at = timezone.now()
+        messages.success(request, _("Class archived. Its pupils can no longer sign in."))
+    classroom.save(update_fields=["archived_at"])
+    return redirect("classroom:class_detail", pk=classroom.pk)
+
+
+@teacher_required
+def class_copy(request, pk: int):
+    """A new school year: the same class (and pupils) under a new year and code."""
+    classroom = own_classroom(request, pk)
+    start = int(classroom.school_year[:4]) + 1
+    form = CopyClassroomForm(
+        request.POST or None,
+        initial={"name": classroom.name, "school_year": f"{start}-{start + 1}"},
+    )
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            copy = Classroom.objects.create(
+                teacher=request.user,
+                name=form.cleaned_data["name"],
+                school_year=form.cleaned_data["school_year"],
+                uses_picture_passwords=classroom.uses_picture_passwords,
+            )
+            if form.cleaned_data["copy_pupils"]:
+                Pupil.objects.bulk_create(
+                    Pupil(
+                        classroom=copy,
+                        first_name=p.first_name,
+                        initial=p.initial,
+                        avatar=p.avatar,
+                        picture_password=p.picture_password,
+                    )
+                    for p in classroom.pupils.all()
+                )
+        messages.success(request, _("New class ready, with its own class code."))
+        return redirect("classroom:class_detail", pk=copy.pk)
+    return render(request, "classroom/class_copy.html", {"form": form, "classroom": classroom})
+
+
+@teacher_required
+def pupils_add(request, pk: int):
+    """Paste a list, see the preview, confirm: nothing is saved before the confirmation."""
+    classroom = own_classroom(request, pk)
+    form = PasteForm(request.POST or None)
+    preview = None
+    digest = ""
+    if request.method == "POST" and form.is_valid():
+        existing = list(classroom.pupils.values_list("first_name", "initial"))
+        preview = roster.parse_paste(form.cleaned_data["pupils"], existing)
+        valid = [line for line in preview if not line.error]
+        # The teacher confirms exactly the list they saw: an edit after the
+        # preview shows a new preview instead of saving.
+        digest = hashlib.sha256(form.cleaned_data["pupils"].encode()).hexdigest()
+        confirmed = request.POST.get("confirm") and request.POST.get("previewed") == digest
+        if confirmed and valid and not any(line.error for line in preview):
+            taken = set(classroom.pupils.values_list("avatar", flat=True))
+            new_pupils = []
+            for line in valid:
+                avatar = pick_avatar(taken)
+                taken.add(avatar)
+                new_pupils.append(
+                    Pupil(
+                        classroom=classroom,
+                        first_name=line.first_name,
+                        initial=line.initial,
+                        avatar=avatar,
+                        picture_password=random_picture_password(),
+                    )
+                )
+            Pupil.objects.bulk_create(new_pupils)
+            messages.success(
+                request,
+                _("%(count)d pupils added.") % {"count": len(new_pupils)},
+            )
+            return redirect("classroom:class_detail", pk=classroom.pk)
+    return render(
+        request,
+        "classroom/pupils_add.html",
+        {
+            "classroom": classroom,
+            "form": form,
+            "preview": preview,
+            "has_errors": bool(preview) and any(line.error for line in preview),
+            "previewed": digest if preview else "",
+        },
+    )
+
+
+@teacher_required
+def pupil_edit(request, pk: int):
+    pupil = own_pupil(request, pk)
+    form = PupilForm(request.POST or None, instance=pupil)
+    if request.method == "POST":
+        if "new_password" in request.POST:
+            pupil.picture_password = random_picture_password()
+            pupil.save(update_fields=["picture_password"])
+            messages.success(
+                request, _("New picture password for %(name)s.") % {"name": pupil.short_name}
+            )
+            return redirect("classroom:pupil_edit", pk=pupil.pk)
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("Saved."))
+            return redirect("classroom:class_detail", pk=pupil.classroom_id)
+    return render(
+        request,
+        "classroom/pupil_edit.html",
+        {"pupil": pupil, "form": form, "avatars": AVATARS, "pictures": PASSWORD_PICTURES},
+    )
+
+
+@teacher_required
+@require_POST
+def pupil_unlock(request, pk: int):
+    pupil = own_pupil(request, pk)
+    pupil.unlock()
+    messages.success(request, _("%(name)s can sign in again.") % {"name": pupil.short_name})
+    return redirect("classroom:class_detail", pk=pupil.classroom_id)
+
+
+@teacher_required
+def pupil_export(request, pk: int):
+    pupil = own_pupil(request, pk)
+    data = privacy.pupil_data(pupil)
+    response = HttpResponse(
+        json.dumps(data, indent=2, ensure_ascii=False, default=str),
+        content_type="application/json; charset=utf-8",
+    )
+    filename = f"numbo-pupil-{pupil.pk}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@teacher_required
+def pupil_erase(request, pk: int):
+    pupil = own_pupil(request, pk)
+    if request.method == "POST":
+        classroom_id = pupil.classroom_id
+        name = pupil.short_name
+        privacy.erase_pupil(pupil)
+        messages.success(
+            request, _("%(name)s and everything recorded about them are erased.") % {"name": name}
+        )
+        return redirect("classroom:class_detail", pk=classroom_id)
+    return render(
+        request,
+        "classroom/pupil_erase.html",
+        {"pupil": pupil, "summary": privacy.pupil_summary(pupil)},
+    )
+
+
+@teacher_required
+@require_POST
+def code_reset(request, pk: int):
+    classroom = own_classroom(request, pk)
+    classroom.reset_code()
+    messages.success(request, _("New class code: %(code)s.") % {"code": classroom.code})
+    return redirect("classroom:class_detail", pk=classroom.pk)
+
+
+@teacher_required
+@require_POST
+def sign_out_all(request, pk: int):
+    classroom = own_classroom(request, pk)
+    classroom.sign_out_everyone()
+    messages.success(request, _("Every pupil of this class is signed out."))
+    return redirect("classroom:class_detail", pk=classroom.pk)
+
+
+def qr_svg(data: str) -> str:
+    image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    return image.to_string(encoding="unicode")
+
+
+@teacher_required
+def class_qr(request, pk: int):
+    classroom = own_classroom(request, pk)
+    url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
+    return HttpResponse(qr_svg(url), content_type="image/svg+xml")
+
+
+@teacher_required
+def sign_in_cards(request, pk: int):
+    classroom = own_classroom(request, pk)
+    pupils = list(classroom.pupils.all())
+    names = roster.labels(pupils)
+    for pupil in pupils:
+        pupil.label = names[pupil.pk]
+    url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
+    return render(
+        request,
+        "classroom/sign_in_cards.html",
+        {"classroom": classroom, "pupils": pupils, "qr": qr_svg(url), "join_url": url},
+    )

@@ -1,0 +1,154 @@
+"""The contract every game of the engine follows.
+
+States are immutable values; the server is the only authority. A game is an
+object with the methods of :class:`Game`. ``apply`` either returns an
+:class:`Outcome` or raises :class:`IllegalMove` whose ``reason`` a child can
+read. ``attempts`` are the learning records: one per calculation step the pupil
+typed (the engine never computes a step for a pupil, it only checks it).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+# Skills the engine tags (RULES.md 0.4). Reports order them this way.
+SKILLS: tuple[str, ...] = (
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "brackets",
+    "multi_step",
+    "primes",
+    "powers",
+    "left_to_right",
+    "scoring",
+)
+
+
+class IllegalMove(Exception):
+    """A move the rules refuse. ``reason`` is short and readable by a child;
+    ``code`` is stable for programs and translations."""
+
+    def __init__(self, reason: str, code: str = "illegal", **details: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+        self.details = details
+
+
+def read_int_field(move: dict[str, Any], key: str, lo: int, hi: int) -> int:
+    """A whole-number field of a move, or IllegalMove("malformed"): tablets and
+    forged forms send strings, booleans and huge numbers too."""
+    value = move.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise IllegalMove(
+            f"Please give a whole number from {lo} to {hi}.", "malformed", field=key, min=lo, max=hi
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One step a pupil typed: evidence for one skill."""
+
+    skill: str
+    operands: tuple[Any, ...]
+    expected: Any
+    given: Any
+    correct: bool
+    first_try: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "skill": self.skill,
+            "operands": list(self.operands),
+            "expected": self.expected,
+            "given": self.given,
+            "correct": self.correct,
+            "first_try": self.first_try,
+        }
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the pages to show ("rolled", "paid", ...)."""
+
+    kind: str
+    player: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "player": self.player, "data": self.data}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: Any
+    events: tuple[Event, ...] = ()
+    attempts: tuple[Attempt, ...] = ()
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final scores (index = player) and ranking (list of lists: ties share a rank)."""
+
+    scores: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0] if self.ranking else ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "ranking": [list(r) for r in self.ranking]}
+
+
+def rank_by_score(scores: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Players grouped by score, best first; equal scores share a rank."""
+    ranking: list[tuple[int, ...]] = []
+    for value in sorted(set(scores), reverse=True):
+        ranking.append(tuple(p for p, s in enumerate(scores) if s == value))
+    return tuple(ranking)
+
+
+class Dice:
+    """A seeded generator whose whole position is a plain JSON value.
+
+    The state stores ``(seed, draws)``: replaying from the log reaches the same
+    rolls, and a state restored from JSON continues the same sequence.
+    """
+
+    @staticmethod
+    def roll(seed: int, draws: int, count: int, sides: int = 6) -> tuple[tuple[int, ...], int]:
+        rng = random.Random(f"{seed}:{draws}")
+        return tuple(rng.randint(1, sides) for _ in range(count)), draws + 1
+
+    @staticmethod
+    def shuffle(seed: int, draws: int, items: list[Any]) -> tuple[list[Any], int]:
+        rng = random.Random(f"{seed}:{draws}")
+        shuffled = list(items)
+        rng.shuffle(shuffled)
+        return shuffled, draws + 1
+
+
+class Game(Protocol):
+    """What every game in the registry provides."""
+
+    slug: str
+
+    def new(self, options: dict[str, Any], players: int, seed: int) -> Any: ...
+
+    def moves(self, state: Any, player: int) -> list[dict[str, Any]]: ...
+
+    def apply(self, state: Any, player: int, move: dict[str, Any]) -> Outcome: ...
+
+    def view(self, state: Any, player: int | None) -> dict[str, Any]: ...
+
+    def result(self, state: Any) -> Result | None: ...
+
+    def to_json(self, state: Any) -> dict[str, Any]: ...
+
+    def from_json(self, data: dict[str, Any]) -> Any: ...

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from engine.core import IllegalMove
+from engine.numberquest.variants import PRESETS, validate_variant
+
+from .models import GameSession
+
+PRESET_LABELS = {
+    "addition": _("Addition: 4 dice, + only, squares 4 to 24"),
+    "plus-minus": _("Plus and minus: 4 dice, + and −, squares 1 to 24"),
+    "three-dice": _("Three dice: + − × ÷, squares 1 to 42"),
+    "classic": _("Classic: 4 dice, + − × ÷, squares 1 to 100"),
+    "custom": _("My own variant (below)"),
+}
+OPERATION_CHOICES = [("+", "+"), ("-", "−"), ("*", "×"), ("/", "÷")]
+BOT_CHOICES = [
+    ("", _("No computer players")),
+    ("beginner", _("Computer players: beginner")),
+    ("greedy", _("Computer players: likes money")),
+    ("strategist", _("Computer players: strategist")),
+]
+TURN_CHOICES = [("", _("No time limit")), ("30", "30 s"), ("45", "45 s"), ("60", "60 s")]
+BANK_CHOICES = [
+    ("", _("As the variant says")),
+    ("on", _("Pupils type their new balance")),
+    ("off", _("Numbo keeps the bank")),
+]
+
+
+class SessionForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"), choices=[("numberquest", _("Number Quest"))])
+    preset = forms.ChoiceField(
+        label=_("Variant"),
+        choices=list(PRESET_LABELS.items()),
+        initial="classic",
+        widget=forms.RadioSelect,
+    )
+    dice = forms.IntegerField(label=_("Dice"), min_value=2, max_value=4, initial=4)
+    operations = forms.MultipleChoiceField(
+        label=_("Operations"),
+        choices=OPERATION_CHOICES,
+        initial=["+", "-", "*", "/"],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    lo = forms.IntegerField(label=_("Board from"), min_value=1, max_value=100, initial=1)
+    hi = forms.IntegerField(label=_("Board to"), min_value=1, max_value=100, initial=100)
+    table_size = forms.TypedChoiceField(
+        label=_("Players per table"),
+        coerce=int,
+        initial=2,
+        choices=[(1, "1"), (2, "2"), (3, "3"), (4, "4")],
+    )
+    tablets = forms.ChoiceField(
+        label=_("Tablets"), choices=GameSession.Tablets.choices, initial=GameSession.Tablets.OWN
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Empty seats"), choices=BOT_CHOICES, required=False, initial="greedy"
+    )
+    second_chance = forms.BooleanField(
+        label=_("A second chance after a wrong step"), required=False
+    )
+    turn_seconds = forms.ChoiceField(label=_("Time per turn"), choices=TURN_CHOICES, required=False)
+    pupils_bank = forms.ChoiceField(label=_("Bank"), choices=BANK_CHOICES, required=False)
+    time_limit_minutes = forms.IntegerField(
+        label=_("End the game after (minutes)"),
+        min_value=5,
+        max_value=120,
+        required=False,
+        help_text=_("Leave empty to play until the chain joins the two ends of the board."),
+    )
+
+    def __init__(self, *args, pupils=(), signed_in=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pupils = list(pupils)
+        table_choices = [("", _("at random")), ("0", _("not playing"))] + [
+            (str(n), str(n)) for n in range(1, 16)
+        ]
+        for pupil in self.pupils:
+            self.fields[f"table_{pupil.pk}"] = forms.ChoiceField(
+                label=pupil.short_name,
+                choices=table_choices,
+                required=False,
+                initial="" if pupil.pk in signed_in or not signed_in else "0",
+            )
+
+    def pupil_fields(self):
+        return [(pupil, self[f"table_{pupil.pk}"]) for pupil in self.pupils]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        preset = data["preset"]
+        if preset == "custom":
+            operations = "".join(data.get("operations") or [])
+            try:
+                validate_variant(data["dice"], operations, data["lo"], data["hi"])
+            except IllegalMove as refusal:
+                raise forms.ValidationError(refusal.reason) from refusal
+        playing = [p for p in self.pupils if data.get(f"table_{p.pk}") != "0"]
+        if not playing:
+            raise forms.ValidationError(_("Choose at least one pupil to play."))
+        data["playing"] = playing
+        data["seating"] = {
+            p.pk: int(data[f"table_{p.pk}"]) for p in playing if data.get(f"table_{p.pk}")
+        }
+        return data
+
+    def engine_options(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        options: dict[str, Any] = {"preset": data["preset"]}
+        if data["preset"] == "custom":
+            base = PRESETS["classic"]
+            options.update(
+                preset=base.name,
+                dice=data["dice"],
+                operations="".join(data["operations"]),
+                lo=data["lo"],
+                hi=data["hi"],
+            )
+        options["second_chance"] = bool(data.get("second_chance"))
+        if data.get("turn_seconds"):
+            options["turn_seconds"] = int(data["turn_seconds"])
+        if data.get("pupils_bank"):
+            options["pupils_bank"] = data["pupils_bank"] == "on"
+        if data.get("time_limit_minutes"):
+            options["time_limit_minutes"] = data["time_limit_minutes"]
+        return options

@@ -1,0 +1,112 @@
+"""Engine events and refusals in the pupil's language.
+
+The engine speaks in codes and numbers; the words are here, marked for
+translation, so a French tablet never shows an English reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from engine.core import IllegalMove
+
+SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷"}
+
+
+def _step_text(data: dict[str, Any], result_key: str = "result") -> str:
+    return (
+        f"{data.get('left')} {SYMBOLS.get(data.get('op'), data.get('op'))} "
+        f"{data.get('right')} = {data.get(result_key)}"
+    )
+
+
+def refusal(error: IllegalMove) -> str:
+    d = error.details
+    messages = {
+        "not_your_turn": _("Wait: it is not your turn yet."),
+        "not_seated": _("This is not your table."),
+        "game_over": _("The game is over."),
+        "wrong_phase": _("Not now: finish what you started first."),
+        "not_available": _("Use the numbers you still have."),
+        "op_not_allowed": _("This game does not use that operation."),
+        "divide_by_zero": _("You cannot divide by zero."),
+        "below_zero": _("That would go below zero: try the other way round."),
+        "not_whole": _("That does not divide exactly. Try another calculation."),
+        "fraction_final": _("The last number must be a whole number."),
+        "unused_numbers": _("Use every die."),
+        "too_few_steps": _("Use every die."),
+        "steps_started": _("Clear your calculation first."),
+        "nothing_to_undo": _("There is nothing to undo."),
+        "wrong_square": _("That square is not %(number)s. Tap the square %(number)s.")
+        % {"number": d.get("number")},
+        "off_board": _("%(number)s is not on this board. Undo and try another calculation.")
+        % {"number": d.get("number")},
+        "square_taken": _("Square %(square)s is already taken. Undo and try another number.")
+        % {"square": d.get("square")},
+        "malformed": _("Something was missing. Tap again."),
+        "unknown_move": _("Something was missing. Tap again."),
+        "parse_error": _("Check your calculation."),
+        "too_long": _("That is too long."),
+    }
+    return messages.get(error.code, error.reason)
+
+
+def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
+    """One line for the table's log, or '' for events that need no words."""
+    kind = event.get("kind")
+    data = event.get("data") or {}
+    who = names.get(event.get("player"), "")
+    if kind == "rolled":
+        return _("%(who)s rolled %(dice)s.") % {
+            "who": who,
+            "dice": ", ".join(str(d) for d in data.get("dice", [])),
+        }
+    if kind == "calculated":
+        return _("%(who)s made %(value)s: %(text)s.") % {
+            "who": who,
+            "value": data.get("value"),
+            "text": data.get("text"),
+        }
+    if kind == "wrong_step":
+        return _("Not quite: %(step)s.") % {
+            "step": data.get("text") or _step_text(data, "expected")
+        }
+    if kind == "try_again":
+        return _("Not quite. Try once more!")
+    if kind == "placed":
+        line = _("%(who)s covered %(square)s and earned %(amount)s.") % {
+            "who": who,
+            "square": data.get("square"),
+            "amount": data.get("paid"),
+        }
+        if data.get("nubble") == "double_nubble":
+            line += " " + _("Double-Nubble: a triangle on a prime number!")
+        elif data.get("nubble"):
+            line += " " + _("Nubble: a triangle!")
+        return line
+    if kind == "could_have_made":
+        return _("%(square)s was possible: %(text)s.") % {
+            "square": data.get("square"),
+            "text": data.get("text"),
+        }
+    if kind == "no_number":
+        return _("%(who)s could not make a number: right, there was none.") % {"who": who}
+    if kind == "banked":
+        if data.get("correct"):
+            return _("%(who)s now has %(balance)s. Well counted!") % {
+                "who": who,
+                "balance": data.get("balance"),
+            }
+        return _("Not quite: %(who)s now has %(balance)s.") % {
+            "who": who,
+            "balance": data.get("balance"),
+        }
+    if kind == "step":
+        return _("Right: %(step)s.") % {"step": data.get("text") or _step_text(data)}
+    if kind == "timeout":
+        return _("Time is up for %(who)s.") % {"who": who}
+    if kind == "game_over":
+        return _("The game is over!")
+    return ""

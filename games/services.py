@@ -1,0 +1,433 @@
+"""Applying moves: the one path from a tap to the database.
+
+`play()` locks the table row, refuses a stale version or answers a repeated
+tap with the first answer, asks the engine, and writes the move, the new state
+snapshot and the pupil's attempts in one transaction. Computer players and
+timed turns move through `advance()`, which the tablets' polls trigger when the
+table says a server move is due: no pupil's request ever waits for a bot.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from classroom.models import Attempt, Opportunity, Pupil
+from classroom.tasks import recompute_pupils
+from engine.arithmetic import SKILL_OF, operations_that_make
+from engine.core import IllegalMove, Outcome
+from engine.numberquest.game import free_makeable
+from engine.registry import get_game
+
+from . import live
+from .models import GameSession, Move, Seat, Table
+
+BOT_PAUSE = timedelta(seconds=1.5)  # long enough for children to see the bot's turn coming
+MAX_RESPONSE_MS = 30 * 60 * 1000
+
+
+@dataclass
+class PlayResult:
+    """What a tap led to. `status`: applied, replayed (double tap), stale
+    (the tablet's board was old), refused (the rules said no), closed (the
+    session is paused or over)."""
+
+    status: str
+    table: Table
+    events: list[dict[str, Any]] = field(default_factory=list)
+    refusal: IllegalMove | None = None
+
+
+# --------------------------------------------------------------------------- sessions and seats
+
+
+def start_session(
+    classroom,
+    teacher,
+    *,
+    game: str,
+    options: dict[str, Any],
+    pupils: list[Pupil],
+    table_size: int,
+    tablets: str = GameSession.Tablets.OWN,
+    bot_level: str = "",
+    seating: dict[int, int] | None = None,
+    seed: int | None = None,
+) -> GameSession:
+    """A session with its tables. `seating` maps a pupil id to a table number
+    chosen by the teacher; everyone else is seated at random."""
+    rng = random.Random(seed if seed is not None else secrets.randbits(32))
+    engine = get_game(game)
+    engine.new(options, 1, 0)  # refuses bad options before anything is written
+    with transaction.atomic():
+        session = GameSession.objects.create(
+            classroom=classroom,
+            teacher=teacher,
+            game=game,
+            options=options,
+            table_size=table_size,
+            tablets=tablets,
+            bot_level=bot_level,
+        )
+        for number, group in enumerate(_group(pupils, table_size, seating or {}, rng), start=1):
+            _create_table(session, number, group, rng)
+    return session
+
+
+def _group(
+    pupils: list[Pupil], size: int, seating: dict[int, int], rng: random.Random
+) -> list[list[Pupil]]:
+    chosen: dict[int, list[Pupil]] = {}
+    free = []
+    for pupil in pupils:
+        if pupil.pk in seating:
+            chosen.setdefault(seating[pupil.pk], []).append(pupil)
+        else:
+            free.append(pupil)
+    rng.shuffle(free)
+    groups = [chosen[number] for number in sorted(chosen)]
+    if free:
+        # Spread the rest evenly: tables of 3 and 3 rather than 4 and 2.
+        count = -(-len(free) // size)
+        spread: list[list[Pupil]] = [[] for _ in range(count)]
+        for index, pupil in enumerate(free):
+            spread[index % count].append(pupil)
+        groups += spread
+    return [group for group in groups if group]
+
+
+def _create_table(session: GameSession, number: int, group: list[Pupil], rng) -> Table:
+    bots = max(0, session.table_size - len(group)) if session.bot_level else 0
+    players = len(group) + bots
+    seed = rng.randrange(2**31)
+    state = get_game(session.game).new(session.options, players, seed)
+    table = Table.objects.create(
+        session=session,
+        number=number,
+        seed=seed,
+        state=state.to_json(),
+        turn_started_at=timezone.now(),
+    )
+    Seat.objects.bulk_create(
+        [Seat(table=table, player=i, pupil=pupil) for i, pupil in enumerate(group)]
+        + [
+            Seat(table=table, player=len(group) + i, bot_level=session.bot_level)
+            for i in range(bots)
+        ]
+    )
+    _record_opportunities(table, state, [])
+    transaction.on_commit(lambda: live.publish(table.pk, live.stamp(table), due_at(table, state)))
+    return table
+
+
+def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
+    """Late pupils take a computer player's seat where one is free (keeping its
+    money), or sit at a new table."""
+    seated = set(Seat.objects.filter(table__session=session).values_list("pupil_id", flat=True))
+    late = [p for p in pupils if p.pk not in seated]
+    touched = []
+    with transaction.atomic():
+        for seat in Seat.objects.select_for_update().filter(
+            table__session=session, pupil__isnull=True, table__finished=False
+        ):
+            if not late:
+                break
+            seat.pupil = late.pop(0)
+            seat.bot_level = ""
+            seat.save(update_fields=["pupil", "bot_level"])
+            touched.append(seat.table)
+        if late:
+            rng = random.Random()
+            number = (
+                session.tables.order_by("-number").values_list("number", flat=True).first() or 0
+            )
+            for group in _group(late, session.table_size, {}, rng):
+                number += 1
+                touched.append(_create_table(session, number, group, rng))
+    for table in touched:
+        transaction.on_commit(lambda t=table: live.bump(t.pk))
+    return touched
+
+
+def set_status(session: GameSession, status: str) -> None:
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        if session.status == GameSession.Status.ENDED:
+            return
+        session.status = status
+        if status == GameSession.Status.ENDED:
+            session.ended_at = timezone.now()
+            for table in session.tables.select_for_update().filter(finished=False):
+                _apply_server_move(table, {"type": "end", "reason": "teacher"})
+            pupil_ids = list(
+                Seat.objects.filter(table__session=session, pupil__isnull=False)
+                .values_list("pupil_id", flat=True)
+                .distinct()
+            )
+            # Their mastery snapshot; robust: a broker hiccup must not fail "end the game".
+            transaction.on_commit(lambda: recompute_pupils.delay(pupil_ids), robust=True)
+        elif status == GameSession.Status.RUNNING:
+            # The pause does not count against a timed turn.
+            session.tables.update(turn_started_at=timezone.now())
+        session.save(update_fields=["status", "ended_at"])
+        for pk in session.tables.values_list("pk", flat=True):
+            transaction.on_commit(lambda pk=pk: live.bump(pk))
+
+
+# --------------------------------------------------------------------------- a tap
+
+
+def seat_of(table: Table, pupil: Pupil) -> Seat | None:
+    return next((s for s in table.seats.all() if s.pupil_id == pupil.pk), None)
+
+
+def player_for(table: Table, pupil: Pupil, state) -> int | None:
+    """The player a pupil moves for: their seat, or on a shared tablet the
+    human whose turn it is at their table."""
+    seat = seat_of(table, pupil)
+    if seat is None:
+        return None
+    if table.session.tablets == GameSession.Tablets.SHARED:
+        current = getattr(state, "current", seat.player)
+        humans = {s.player for s in table.seats.all() if s.pupil_id}
+        if current in humans:
+            return current
+    return seat.player
+
+
+def play(
+    table_id: int, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str
+) -> PlayResult:
+    with transaction.atomic():
+        table = (
+            Table.objects.select_for_update()
+            .select_related("session")
+            .prefetch_related("seats")
+            .get(pk=table_id)
+        )
+        earlier = Move.objects.filter(table=table, move_id=move_id).first() if move_id else None
+        if earlier is not None:
+            return PlayResult("replayed", table, earlier.events)
+        if not table.session.is_running:
+            return PlayResult("closed", table)
+        if version != table.version:
+            return PlayResult("stale", table)
+        engine = get_game(table.session.game)
+        state = engine.from_json(table.state)
+        player = player_for(table, pupil, state)
+        if player is None:
+            return PlayResult(
+                "refused", table, refusal=IllegalMove("Not your table.", "not_seated")
+            )
+        try:
+            outcome = engine.apply(state, player, move)
+        except IllegalMove as refusal:
+            return PlayResult("refused", table, refusal=refusal)
+        acting = _pupil_of(table, player, pupil)
+        try:
+            with transaction.atomic():
+                _commit(table, state, outcome, player, acting, move, move_id or _auto_id())
+        except IntegrityError:
+            # Two requests with the same tap id raced past the first check.
+            return PlayResult("replayed", table)
+        return PlayResult("applied", table, [e.to_json() for e in outcome.events])
+
+
+def _pupil_of(table: Table, player: int, fallback: Pupil) -> Pupil:
+    """On a shared tablet the evidence belongs to the pupil whose turn it is."""
+    seats = [s for s in table.seats.all() if s.player == player and s.pupil_id]
+    return next((s.pupil for s in seats if s.pupil_id == fallback.pk), None) or (
+        seats[0].pupil if seats else fallback
+    )
+
+
+def _auto_id() -> str:
+    return "server-" + secrets.token_hex(8)
+
+
+def _commit(
+    table: Table,
+    before,
+    outcome: Outcome,
+    player: int | None,
+    pupil: Pupil | None,
+    move: dict[str, Any],
+    move_id: str,
+) -> None:
+    now = timezone.now()
+    events = [e.to_json() for e in outcome.events]
+    Move.objects.create(
+        table=table,
+        number=table.version + 1,
+        player=player,
+        pupil=pupil,
+        move_id=move_id[:64],
+        move=move,
+        events=events,
+    )
+    if pupil is not None and outcome.attempts:
+        elapsed = int((now - table.updated_at).total_seconds() * 1000)
+        Attempt.objects.bulk_create(
+            Attempt(
+                pupil=pupil,
+                session_id=table.session_id,
+                table=table,
+                game=table.session.game,
+                skill=a.skill,
+                operands=[_text(v) for v in a.operands],
+                expected=_text(a.expected),
+                given=_text(a.given),
+                correct=a.correct,
+                first_try=a.first_try,
+                response_ms=min(max(elapsed, 0), MAX_RESPONSE_MS),
+            )
+            for a in outcome.attempts
+        )
+    state = outcome.state
+    if _current(state) != _current(before) or getattr(state, "turn", 0) != getattr(
+        before, "turn", 0
+    ):
+        table.turn_started_at = now
+    table.state = state.to_json()
+    table.version += 1
+    table.finished = get_game(table.session.game).result(state) is not None
+    table.save(update_fields=["state", "version", "turn_started_at", "finished", "updated_at"])
+    _record_opportunities(table, state, events)
+    if pupil is not None and any(e["kind"] == "calculated" for e in events):
+        _record_used(table, pupil, state)
+    due = due_at(table, state)
+    transaction.on_commit(lambda: live.publish(table.pk, live.stamp(table), due))
+
+
+def _text(value: Any) -> Any:
+    return value if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def _current(state) -> int | None:
+    return getattr(state, "current", None)
+
+
+# --------------------------------------------------------------------------- server moves
+
+
+def _bot_seat(table: Table, state) -> Seat | None:
+    if get_game(table.session.game).result(state) is not None:
+        return None
+    current = _current(state)
+    return next((s for s in table.seats.all() if s.player == current and s.pupil_id is None), None)
+
+
+def due_at(table: Table, state) -> float | None:
+    """When the server itself must move at this table (a bot, a turn's time or
+    the game's time running out), as a timestamp; None when it waits for a pupil."""
+    if table.finished or not table.session.is_running:
+        return None
+    moments = []
+    if _bot_seat(table, state) is not None:
+        moments.append(timezone.now() + BOT_PAUSE)
+    seconds = getattr(state, "deadline", None)
+    if seconds:
+        moments.append(table.turn_started_at + timedelta(seconds=seconds))
+    game_end = _game_end(table, state)
+    if game_end:
+        moments.append(game_end)
+    return min(moments).timestamp() if moments else None
+
+
+def _game_end(table: Table, state) -> datetime | None:
+    options = getattr(state, "options", None)
+    minutes = getattr(options, "time_limit_minutes", None)
+    return table.session.created_at + timedelta(minutes=minutes) if minutes else None
+
+
+def advance(table_id: int) -> bool:
+    """Make the server's moves that are due at this table; True if any was made."""
+    with transaction.atomic():
+        table = (
+            Table.objects.select_for_update()
+            .select_related("session")
+            .prefetch_related("seats")
+            .get(pk=table_id)
+        )
+        if table.finished or not table.session.is_running:
+            live.publish(table.pk, live.stamp(table), None)
+            return False
+        engine = get_game(table.session.game)
+        state = engine.from_json(table.state)
+        game_end = _game_end(table, state)
+        if game_end and timezone.now() >= game_end:
+            _apply_server_move(table, {"type": "end", "reason": "time"})
+            return True
+        seat = _bot_seat(table, state)
+        if seat is not None:
+            if (timezone.now() - table.updated_at) < BOT_PAUSE:
+                return False
+            for move in engine.bot_moves(state, seat.player, seat.bot_level, table.version):
+                _apply_server_move(table, move, player=seat.player)
+            return True
+        seconds = getattr(state, "deadline", None)
+        if seconds and timezone.now() >= table.turn_started_at + timedelta(seconds=seconds):
+            _apply_server_move(table, {"type": "timeout"})
+            return True
+        live.publish(table.pk, live.stamp(table), due_at(table, state))
+        return False
+
+
+def _apply_server_move(table: Table, move: dict[str, Any], player: int | None = None) -> None:
+    engine = get_game(table.session.game)
+    state = engine.from_json(table.state)
+    try:
+        outcome = engine.apply(state, player, move)
+    except IllegalMove:
+        return
+    _commit(table, state, outcome, player, None, move, _auto_id())
+
+
+# --------------------------------------------------------------------------- evidence
+
+
+def _record_opportunities(table: Table, state, events: list[dict[str, Any]]) -> None:
+    """When a pupil's turn starts with a roll, note which operations could have
+    made a free square: the difference between 'can't divide' and 'never tries'."""
+    if table.session.game != "numberquest" or getattr(state, "phase", "") != "calculate":
+        return
+    if events and not any(e["kind"] == "rolled" for e in events):
+        return
+    pupil_ids = [s.pupil_id for s in table.seats.all() if s.player == state.current and s.pupil_id]
+    if not pupil_ids:
+        return
+    could = operations_that_make(
+        list(state.dice), free_makeable(state) or [], state.variant.operations
+    )
+    Opportunity.objects.bulk_create(
+        Opportunity(
+            pupil_id=pupil_id,
+            session_id=table.session_id,
+            table=table,
+            game=table.session.game,
+            roll=list(state.dice),
+            could={SKILL_OF[op]: bool(ok) for op, ok in could.items()},
+        )
+        for pupil_id in pupil_ids
+    )
+
+
+def _record_used(table: Table, pupil: Pupil, state) -> None:
+    used = sorted({SKILL_OF[step.op] for step in getattr(state, "steps", ())})
+    latest = Opportunity.objects.filter(table=table, pupil=pupil).order_by("-pk").only("pk").first()
+    if latest is not None:
+        Opportunity.objects.filter(pk=latest.pk).update(used=used)
+
+
+def tables_for_pupil(pupil: Pupil) -> list[Table]:
+    return list(
+        Table.objects.filter(seats__pupil=pupil, session__status__in=["running", "paused"])
+        .select_related("session")
+        .order_by("-session__created_at")
+    )

@@ -1,0 +1,157 @@
+"""A pupil at their table: the page, the taps, the poll."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from classroom.models import Pupil
+from classroom.views.access import pupil_required
+from engine.registry import get_game
+
+from .. import live, narration, services
+from ..models import Table
+from .tables import read_poll_token, table_context
+
+MAX_FIELD = 40  # no move field needs more; a huge paste is cut before it reaches the engine
+MOVE_FIELDS = {
+    "step": ("left", "op", "right", "result"),
+    "place": ("square",),
+    "bank": ("balance",),
+    "undo": (),
+    "clear": (),
+    "cant": (),
+}
+NUMBER_FIELDS = {"left", "right", "result", "square", "balance"}
+
+
+def _pupil_table(request, pk: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("session").prefetch_related("seats__pupil"),
+        pk=pk,
+        seats__pupil=request.pupil,
+        session__status__in=["running", "paused", "ended"],
+    )
+
+
+def _render(
+    request, table: Table, pupil, status: int = 200, partial: bool | None = None, **extra
+) -> HttpResponse:
+    state = get_game(table.session.game).from_json(table.state)
+    player = services.player_for(table, pupil, state)
+    context = table_context(table, player=player, pupil=pupil, **extra)
+    partial = bool(request.htmx) if partial is None else partial
+    name = "_table.html" if partial else "play.html"
+    template = f"games/{table.session.game}/{name}"
+    return render(request, template, context, status=status)
+
+
+@pupil_required
+@require_GET
+def table_play(request, pk: int):
+    table = _pupil_table(request, pk)
+    return _render(request, table, request.pupil)
+
+
+def read_move(post) -> dict | None:
+    """The move a form posted, as the engine wants it; None if it is not one."""
+    kind = post.get("type", "")
+    if kind not in MOVE_FIELDS:
+        return None
+    move: dict = {"type": kind}
+    for name in MOVE_FIELDS[kind]:
+        raw = post.get(name, "").strip()[:MAX_FIELD]
+        if name in NUMBER_FIELDS:
+            if kind == "step" and name in ("left", "right"):
+                # The number tiles post "value|origin": two dice of the same value stay distinct.
+                raw = raw.split("|", 1)[0]
+            if not raw.isdigit():
+                return {"type": kind, "invalid": name}
+            move[name] = int(raw)
+        else:
+            move[name] = raw
+    if kind == "step" and post.get("left") and post.get("left") == post.get("right"):
+        return {"type": kind, "invalid": "same"}
+    return move
+
+
+@pupil_required
+@require_POST
+def table_move(request, pk: int):
+    table = _pupil_table(request, pk)
+    move = read_move(request.POST)
+    if move is None or "invalid" in move:
+        if move and move.get("invalid") == "same":
+            note = _("Pick two different numbers.")
+        elif move and move.get("invalid") in ("result", "balance"):
+            note = _("Type a number with the keypad.")
+        else:
+            note = _("Tap a number, an operation and another number first.")
+        return _answer(request, table, note=note, note_kind="error")
+    version = request.POST.get("version", "")
+    outcome = services.play(
+        table.pk,
+        request.pupil,
+        move,
+        int(version) if version.isdigit() else None,
+        request.POST.get("move_id", "")[:64],
+    )
+    table = _pupil_table(request, pk)
+    if outcome.status == "stale":
+        return _answer(request, table, note=_("The game moved on: here is the board now."))
+    if outcome.status == "closed":
+        return _answer(request, table, note=_("The game is paused. Wait for your teacher."))
+    if outcome.status == "refused":
+        return _answer(request, table, note=narration.refusal(outcome.refusal), note_kind="error")
+    return _answer(request, table, feedback=outcome.events)
+
+
+def _answer(request, table, **extra):
+    if request.htmx:
+        return _render(request, table, request.pupil, **extra)
+    # A plain form post (no script): show the answer once, on the page itself.
+    if extra.get("note"):
+        messages.info(request, extra["note"])
+    for line in extra.get("feedback") or []:
+        text = narration.event_text(line, {})
+        if text:
+            messages.info(request, text)
+    return redirect("games:table_play", pk=table.pk)
+
+
+@require_GET
+def table_poll(request, pk: int):
+    """Every 2 s from each tablet: 204 from one cache read while nothing moved."""
+    reader = read_poll_token(request.GET.get("t", ""), pk)
+    if reader is None:
+        return HttpResponseForbidden()
+    token = live.read(pk)
+    if token is None or live.is_due(token):
+        if token is not None:
+            services.advance(pk)
+        token = _refresh_token(pk)
+        if token is None:
+            return HttpResponse(status=404)
+    if token[0] == request.GET.get("v"):
+        return HttpResponse(status=204)
+    table = Table.objects.select_related("session").prefetch_related("seats__pupil").get(pk=pk)
+    if reader.get("p"):
+        pupil = Pupil.objects.select_related("classroom").filter(pk=reader["p"]).first()
+        if pupil is None:
+            return HttpResponseForbidden()
+        return _render(request, table, pupil, partial=True)
+    from .teacher import render_table_for_teacher
+
+    return render_table_for_teacher(request, table)
+
+
+def _refresh_token(pk: int):
+    table = Table.objects.select_related("session").prefetch_related("seats").filter(pk=pk).first()
+    if table is None:
+        return None
+    state = get_game(table.session.game).from_json(table.state)
+    live.publish(table.pk, live.stamp(table), services.due_at(table, state))
+    return live.read(pk) or (live.stamp(table), None)

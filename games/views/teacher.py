@@ -1,0 +1,148 @@
+"""The teacher's side of a game: start a session, watch every table, steer."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from classroom.models import Attempt
+from classroom.views.access import own_classroom, teacher_required
+from engine.core import IllegalMove
+
+from .. import live, services
+from ..forms import SessionForm
+from ..models import GameSession, Table
+from .tables import table_context
+
+SILENCE = timedelta(seconds=90)
+WRONG_IN_A_ROW = 3
+
+
+def own_session(request, pk: int) -> GameSession:
+    return get_object_or_404(
+        GameSession.objects.select_related("classroom"), pk=pk, teacher=request.user
+    )
+
+
+@teacher_required
+def session_new(request, pk: int):
+    classroom = own_classroom(request, pk)
+    pupils = list(classroom.pupils.all())
+    signed_in = {p.pk for p in pupils if p.signed_in_at}
+    form = SessionForm(request.POST or None, pupils=pupils, signed_in=signed_in)
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = services.start_session(
+                classroom,
+                request.user,
+                game=form.cleaned_data["game"],
+                options=form.engine_options(),
+                pupils=form.cleaned_data["playing"],
+                table_size=form.cleaned_data["table_size"],
+                tablets=form.cleaned_data["tablets"],
+                bot_level=form.cleaned_data["bot_level"] or "",
+                seating=form.cleaned_data["seating"],
+            )
+        except IllegalMove as refusal:
+            form.add_error(None, refusal.reason)
+        else:
+            messages.success(request, _("The game has started. Pupils find it on their tablet."))
+            return redirect("games:session_live", pk=session.pk)
+    return render(
+        request,
+        "games/session_new.html",
+        {"classroom": classroom, "form": form, "signed_in": len(signed_in)},
+    )
+
+
+def _stuck(table: Table, state_current: int | None) -> str:
+    """Why the pupil whose turn it is seems stuck, or ''."""
+    seats = [s for s in table.seats.all() if s.player == state_current and s.pupil_id]
+    if not seats or table.finished or not table.session.is_running:
+        return ""
+    recent = list(
+        Attempt.objects.filter(table=table, pupil_id=seats[0].pupil_id)
+        .order_by("-pk")
+        .values_list("correct", flat=True)[:WRONG_IN_A_ROW]
+    )
+    if len(recent) == WRONG_IN_A_ROW and not any(recent):
+        return _("three wrong steps in a row")
+    if timezone.now() - table.turn_started_at > SILENCE:
+        return _("no move for a while")
+    return ""
+
+
+def _live_tables(session: GameSession) -> list[dict]:
+    tables = []
+    for table in session.tables.prefetch_related("seats__pupil").order_by("number"):
+        context = table_context(table, player=None, teacher=session.teacher)
+        context["stuck"] = _stuck(table, context["view"].get("current"))
+        tables.append(context)
+    return tables
+
+
+def _live_version(session: GameSession) -> str:
+    """Changes when any table moves, and every 30 s so silences show up."""
+    ids = list(session.tables.values_list("pk", flat=True))
+    tokens = live.read_many(ids)
+    for pk, token in tokens.items():
+        if token is not None and live.is_due(token):
+            services.advance(pk)
+    versions = session.tables.order_by("number").values_list("version", flat=True)
+    bucket = int(timezone.now().timestamp() // 30)
+    return f"{session.status}-{'.'.join(str(v) for v in versions)}-{bucket}"
+
+
+@teacher_required
+def session_live(request, pk: int):
+    session = own_session(request, pk)
+    version = _live_version(session)
+    if request.htmx and request.GET.get("v") == version:
+        return HttpResponse(status=204)
+    context = {"session": session, "tables": _live_tables(session), "live_version": version}
+    template = "games/_live.html" if request.htmx else "games/session_live.html"
+    return render(request, template, context)
+
+
+@teacher_required
+@require_POST
+def session_control(request, pk: int):
+    session = own_session(request, pk)
+    action = request.POST.get("action")
+    if action == "pause":
+        services.set_status(session, GameSession.Status.PAUSED)
+    elif action == "resume":
+        services.set_status(session, GameSession.Status.RUNNING)
+    elif action == "end":
+        services.set_status(session, GameSession.Status.ENDED)
+        messages.success(request, _("The game is over. Its calculations are in the reports."))
+    elif action == "seat_late":
+        late = [p for p in session.classroom.pupils.all() if p.signed_in_at]
+        seated = services.seat_late_pupils(session, late)
+        messages.success(
+            request, _("%(count)d tables welcomed late pupils.") % {"count": len(seated)}
+        )
+    return redirect("games:session_live", pk=session.pk)
+
+
+@teacher_required
+def table_projector(request, pk: int):
+    table = get_object_or_404(
+        Table.objects.select_related("session").prefetch_related("seats__pupil"),
+        pk=pk,
+        session__teacher=request.user,
+    )
+    return render_table_for_teacher(request, table, full=True)
+
+
+def render_table_for_teacher(request, table: Table, full: bool = False) -> HttpResponse:
+    context = table_context(table, player=None, teacher=table.session.teacher)
+    context["projector"] = True
+    template = "games/projector.html" if full else "games/_projector_table.html"
+    return render(request, template, context)

@@ -1,0 +1,110 @@
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.conftest import tap_pictures
+
+pytestmark = pytest.mark.django_db
+
+
+def test_class_code_leads_to_the_name_grid(client, classroom, pupils):
+    response = client.post(
+        reverse("classroom:join"),
+        {"code": classroom.code.lower()[:3] + " " + classroom.code.lower()[3:]},
+    )
+    assert response.url == reverse("classroom:join_class", args=[classroom.code])
+    page = client.get(response.url).content.decode()
+    assert "Léa M." in page and "Noah B." in page and "#cat" in page
+
+
+def test_three_taps_sign_a_pupil_in(client, pupils):
+    lea = pupils[0]
+    response = tap_pictures(client, lea, ["sun", "moon", "star"])
+    assert response.url == reverse("classroom:pupil_home")
+    home = client.get(reverse("classroom:pupil_home"))
+    assert "Hello Léa!" in home.content.decode()
+
+
+def test_wrong_pictures_are_counted_and_lock_after_five(client, teacher_client, pupils):
+    lea = pupils[0]
+    for _ in range(4):
+        response = tap_pictures(client, lea, ["moon", "sun", "star"])
+        assert response.status_code == 200
+    response = tap_pictures(client, lea, ["moon", "sun", "star"])
+    assert response.status_code == 423
+    lea.refresh_from_db()
+    assert lea.is_locked
+    # even the right pictures are refused while locked
+    assert tap_pictures(client, lea, ["sun", "moon", "star"]).status_code == 423
+    # the teacher unlocks
+    teacher_client.post(reverse("classroom:pupil_unlock", args=[lea.pk]))
+    lea.refresh_from_db()
+    assert not lea.is_locked
+    assert tap_pictures(client, lea, ["sun", "moon", "star"]).status_code == 302
+
+
+def test_the_lock_ends_after_ten_minutes(client, pupils):
+    lea = pupils[0]
+    lea.locked_until = timezone.now() - timedelta(seconds=1)
+    lea.save()
+    assert tap_pictures(client, lea, ["sun", "moon", "star"]).status_code == 302
+
+
+def test_a_forged_picture_is_ignored(client, pupils):
+    lea = pupils[0]
+    url = reverse("classroom:join_pupil", args=[lea.classroom.code, lea.pk])
+    response = client.post(url, {"so_far": "sun,moon,<script>", "tap": "x" * 5000})
+    assert response.status_code == 200
+    assert response.context["so_far"] == ["sun", "moon"]
+
+
+def test_class_without_picture_passwords_signs_in_with_one_tap(client, classroom, pupils):
+    classroom.uses_picture_passwords = False
+    classroom.save()
+    lea = pupils[0]
+    url = reverse("classroom:join_pupil", args=[classroom.code, lea.pk])
+    assert "s me!" in client.get(url).content.decode()
+    assert client.post(url).url == reverse("classroom:pupil_home")
+
+
+def test_wrong_class_codes_are_rate_limited_per_device(client, classroom):
+    for _ in range(10):
+        response = client.post(reverse("classroom:join"), {"code": "ZZZZZZ"})
+        assert response.status_code == 200
+        assert "No class has this code" in response.content.decode()
+    response = client.post(reverse("classroom:join"), {"code": classroom.code})
+    assert response.status_code == 429
+    assert "Too many wrong codes" in response.content.decode()
+
+
+def test_not_me_signs_out_and_goes_back_to_the_names(pupil_client, classroom):
+    response = pupil_client.post(reverse("classroom:pupil_sign_out"))
+    assert response.url == reverse("classroom:join_class", args=[classroom.code])
+    assert pupil_client.get(reverse("classroom:pupil_home")).status_code == 302
+
+
+def test_the_teacher_signs_out_every_pupil_at_once(pupil_client, classroom, teacher):
+    assert pupil_client.get(reverse("classroom:pupil_home")).status_code == 200
+    classroom.sign_out_everyone()
+    assert pupil_client.get(reverse("classroom:pupil_home")).status_code == 302
+
+
+def test_a_pupil_sign_in_never_carries_an_adult_session(client, teacher, pupils):
+    # A teacher left signed in on a tablet; a pupil then signs in on it.
+    client.force_login(teacher)
+    assert tap_pictures(client, pupils[0], pupils[0].password_pictures).status_code == 302
+    assert "_auth_user_id" not in client.session
+    assert client.get(reverse("classroom:class_list")).status_code == 302
+    assert client.get(reverse("classroom:pupil_home")).status_code == 200
+
+
+def test_a_pupil_of_another_class_cannot_be_reached_through_this_code(
+    client, pupils, other_teacher
+):
+    from classroom.models import Classroom
+
+    other = Classroom.objects.create(teacher=other_teacher, name="Other")
+    url = reverse("classroom:join_pupil", args=[other.code, pupils[0].pk])
+    assert client.get(url).status_code == 404

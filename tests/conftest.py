@@ -1,0 +1,106 @@
+"""Shared fixtures. Where CI says the real services are required, their absence
+fails the run instead of quietly testing against SQLite."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+REQUIRE_SERVICES = os.environ.get("NUMBO_REQUIRE_SERVICES") == "1"
+
+
+def pytest_sessionstart(session):
+    if not REQUIRE_SERVICES:
+        return
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" not in engine:
+        pytest.exit(f"NUMBO_REQUIRE_SERVICES=1 but the database is {engine}", returncode=3)
+    if not settings.REDIS_URL:
+        pytest.exit("NUMBO_REQUIRE_SERVICES=1 but REDIS_URL is not set", returncode=3)
+    import redis
+
+    try:
+        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        pytest.exit(f"Redis is required and unreachable: {error}", returncode=3)
+
+
+@pytest.fixture(autouse=True)
+def _clean_cache(request):
+    """Throttle counters and poll versions live in the cache: start each test clean."""
+    if "django_db_setup" in request.fixturenames or request.node.get_closest_marker("django_db"):
+        from django.core.cache import cache
+
+        cache.clear()
+    yield
+
+
+@pytest.fixture
+def teacher(db):
+    from classroom.models import Teacher
+
+    return Teacher.objects.create_user(
+        "teacher@school.test", "correct-horse-42", display_name="Ms T"
+    )
+
+
+@pytest.fixture
+def other_teacher(db):
+    from classroom.models import Teacher
+
+    return Teacher.objects.create_user("other@school.test", "correct-horse-43")
+
+
+@pytest.fixture
+def classroom(teacher):
+    from classroom.models import Classroom
+
+    return Classroom.objects.create(teacher=teacher, name="CE2 B", school_year="2026-2027")
+
+
+@pytest.fixture
+def pupils(classroom):
+    from classroom.models import Pupil
+
+    return [
+        Pupil.objects.create(
+            classroom=classroom,
+            first_name=first,
+            initial=initial,
+            avatar=avatar,
+            picture_password=password,
+        )
+        for first, initial, avatar, password in [
+            ("Léa", "M", "cat", "sun,moon,star"),
+            ("Noah", "B", "dog", "tree,fish,house"),
+            ("Inès", "D", "fox", "car,apple,flower"),
+        ]
+    ]
+
+
+@pytest.fixture
+def teacher_client(client, teacher):
+    client.force_login(teacher)
+    return client
+
+
+def tap_pictures(client, pupil, pictures):
+    """Tap pictures one at a time, as the picture pad posts them; the last response."""
+    from django.urls import reverse
+
+    url = reverse("classroom:join_pupil", args=[pupil.classroom.code, pupil.pk])
+    response = None
+    for count, tap in enumerate(pictures):
+        response = client.post(url, {"so_far": ",".join(pictures[:count]), "tap": tap})
+    return response
+
+
+@pytest.fixture
+def pupil_client(client, pupils):
+    """A tablet on which Léa signed in with her pictures."""
+    response = tap_pictures(client, pupils[0], pupils[0].password_pictures)
+    assert response.status_code == 302, "Léa could not sign in"
+    return client

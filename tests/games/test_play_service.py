@@ -1,0 +1,194 @@
+"""games.services.play: the one path a move takes."""
+
+import pytest
+
+from classroom.models import Attempt, Opportunity
+from engine.registry import get_game
+from games import services
+from games.models import GameSession, Move
+
+from .conftest import a_right_step, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_right_step_is_applied_logged_and_recorded(start, pupils):
+    session, table = start()
+    state = state_of(table)
+    move = a_right_step(state)
+    result = services.play(table.pk, pupils[0], move, 0, "tap-1")
+    assert result.status == "applied"
+    table.refresh_from_db()
+    assert table.version == 1
+    assert Move.objects.get(table=table).move == move
+    attempt = Attempt.objects.get()
+    assert (attempt.pupil, attempt.skill, attempt.correct, attempt.first_try) == (
+        pupils[0],
+        "add",
+        True,
+        True,
+    )
+    assert attempt.operands == [move["left"], move["right"]]
+    assert attempt.response_ms is not None
+
+
+def test_a_wrong_step_is_evidence_and_passes_the_turn(start, pupils):
+    session, table = start()
+    move = a_right_step(state_of(table))
+    move["result"] += 1
+    result = services.play(table.pk, pupils[0], move, 0, "tap-1")
+    assert result.status == "applied"
+    assert any(e["kind"] == "wrong_step" for e in result.events)
+    assert not Attempt.objects.get().correct
+    assert state_of(table).current == 1
+
+
+def test_a_double_tap_is_applied_once_and_answered_twice(start, pupils):
+    session, table = start()
+    move = a_right_step(state_of(table))
+    first = services.play(table.pk, pupils[0], move, 0, "tap-1")
+    second = services.play(table.pk, pupils[0], move, 0, "tap-1")
+    assert (first.status, second.status) == ("applied", "replayed")
+    assert second.events == first.events
+    assert Move.objects.count() == 1 and Attempt.objects.count() == 1
+
+
+def test_a_stale_tablet_changes_nothing(start, pupils):
+    session, table = start()
+    state = state_of(table)
+    services.play(table.pk, pupils[0], a_right_step(state), 0, "tap-1")
+    result = services.play(table.pk, pupils[0], a_right_step(state), 0, "tap-2")
+    assert result.status == "stale"
+    assert Move.objects.count() == 1
+
+
+def test_a_move_out_of_turn_is_refused_and_nothing_is_written(start, pupils):
+    session, table = start()
+    result = services.play(table.pk, pupils[1], a_right_step(state_of(table)), 0, "tap-1")
+    assert result.status == "refused" and result.refusal.code == "not_your_turn"
+    assert not Move.objects.exists() and not Attempt.objects.exists()
+    table.refresh_from_db()
+    assert table.version == 0
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "step", "left": 999, "op": "+", "right": 1, "result": 1000},
+        {"type": "step", "left": "x", "op": "+", "right": 1, "result": 2},
+        {"type": "place", "square": 24},
+        {"type": "bank", "balance": 10},
+        {"type": "hack"},
+        "not a dict",
+    ],
+)
+def test_forged_moves_are_refused_whole(start, pupils, move):
+    session, table = start()
+    result = services.play(table.pk, pupils[0], move, 0, "tap-1")
+    assert result.status == "refused"
+    assert not Move.objects.exists() and not Attempt.objects.exists()
+
+
+def test_a_pupil_from_another_table_cannot_move(start, pupils):
+    session, table = start()
+    result = services.play(table.pk, pupils[2], a_right_step(state_of(table)), 0, "tap-1")
+    assert result.status == "refused" and result.refusal.code == "not_seated"
+
+
+def _let_the_bot_move(table):
+    type(table).objects.filter(pk=table.pk).update(updated_at="2000-01-01T00:00:00Z")
+    return services.advance(table.pk)
+
+
+def test_the_move_log_replays_to_the_same_state(start, pupils):
+    session, table = start(players=1, bot_level="greedy")
+    engine = get_game("numberquest")
+    for _ in range(3):
+        for move in engine.bot_moves(state_of(table), 0, "beginner", 1):
+            assert services.play(table.pk, pupils[0], move, table.version, "").status == "applied"
+            table.refresh_from_db()
+        assert _let_the_bot_move(table)
+        table.refresh_from_db()
+    replayed = engine.new(session.options, 2, table.seed)
+    for logged in Move.objects.filter(table=table).order_by("number"):
+        replayed = engine.apply(replayed, logged.player, logged.move).state
+    assert replayed.to_json() == state_of(table).to_json()
+    assert Move.objects.filter(table=table).count() == table.version
+
+
+def test_a_bot_moves_only_after_the_pause(start, pupils):
+    session, table = start(players=1, bot_level="greedy")
+    state = state_of(table)
+    services.play(table.pk, pupils[0], {"type": "cant"}, 0, "tap-1")
+    assert state_of(table).current == 1
+    assert services.advance(table.pk) is False  # too soon: children must see it coming
+    assert _let_the_bot_move(table) is True
+    after = state_of(table)
+    assert after.current == 0 and after.turn > state.turn
+    assert Attempt.objects.count() == 0  # a bot's steps are no pupil's evidence
+
+
+def test_a_timed_turn_runs_out_on_the_server(start, pupils):
+    session, table = start(options={"preset": "addition", "turn_seconds": 30})
+    assert services.advance(table.pk) is False
+    type(table).objects.filter(pk=table.pk).update(
+        turn_started_at=table.turn_started_at.replace(year=2000)
+    )
+    assert services.advance(table.pk) is True
+    assert state_of(table).current == 1
+
+
+def test_pause_refuses_moves_and_end_finishes_every_table(start, pupils):
+    session, table = start()
+    services.set_status(session, GameSession.Status.PAUSED)
+    result = services.play(table.pk, pupils[0], a_right_step(state_of(table)), 0, "tap-1")
+    assert result.status == "closed"
+    services.set_status(session, GameSession.Status.RUNNING)
+    services.set_status(session, GameSession.Status.ENDED)
+    table.refresh_from_db()
+    assert table.finished and state_of(table).phase == "over"
+
+
+def test_a_roll_records_which_operations_could_make_a_free_square(start, pupils):
+    session, table = start(options={"preset": "classic"})
+    opportunity = Opportunity.objects.get(pupil=pupils[0])
+    assert set(opportunity.could) == {"add", "sub", "mul", "div"}
+    assert opportunity.could["add"] is True
+    assert opportunity.roll == list(state_of(table).dice)
+
+
+def test_late_pupils_take_a_bot_seat(start, pupils):
+    session, table = start(players=1, bot_level="greedy")
+    services.seat_late_pupils(session, [pupils[2]])
+    assert table.seats.filter(pupil=pupils[2]).exists()
+    assert not table.seats.filter(pupil__isnull=True).exists()
+
+
+def test_erasing_a_pupil_erases_their_moves_and_attempts(start, pupils):
+    from classroom.privacy import erase_pupil, pupil_data
+
+    session, table = start()
+    services.play(table.pk, pupils[0], a_right_step(state_of(table)), 0, "tap-1")
+    data = pupil_data(pupils[0])
+    assert data["records"]["classroom.Attempt"][0]["skill"] == "add"
+    erase_pupil(pupils[0])
+    assert not Attempt.objects.exists() and not Move.objects.filter(pupil__isnull=False).exists()
+
+
+def test_on_a_shared_tablet_any_pupil_of_the_table_plays_for_whose_turn_it_is(start, pupils):
+    session, table = start(tablets=GameSession.Tablets.SHARED)
+    services.play(table.pk, pupils[0], {"type": "cant"}, 0, "tap-1")  # Léa's turn ends
+    assert state_of(table).current == 1
+    move = a_right_step(state_of(table))
+    assert services.play(table.pk, pupils[0], move, 1, "tap-2").status == "applied"
+    attempt = Attempt.objects.get()
+    assert attempt.pupil == pupils[1]  # the evidence is Noah's: it was his turn
+
+
+def test_the_shared_tablet_asks_to_pass_the_tablet(start, pupil_client, pupils):
+    from django.urls import reverse
+
+    session, table = start(tablets=GameSession.Tablets.SHARED)
+    services.play(table.pk, pupils[0], {"type": "cant"}, 0, "tap-1")
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert "Pass the tablet to Noah B." in page

@@ -1,0 +1,289 @@
+"""The pages around a table: what pupils and teachers see and may do."""
+
+import pytest
+from django.urls import reverse
+
+from classroom.models import Attempt
+from games.models import GameSession, Move
+from tests.conftest import tap_pictures
+
+from .conftest import a_right_step, state_of
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def post_move(client, table, htmx=True, **fields):
+    data = {"version": table.version, "move_id": fields.pop("move_id", "m1"), **fields}
+    return client.post(reverse("games:table_move", args=[table.pk]), data, **(HTMX if htmx else {}))
+
+
+def step_fields(state, **override):
+    move = a_right_step(state)
+    (a, oa), (b, ob) = state.available[0], state.available[1]
+    fields = {
+        "type": "step",
+        "left": f"{a}|{oa}",
+        "op": "+",
+        "right": f"{b}|{ob}",
+        "result": move["result"],
+    }
+    fields.update(override)
+    return fields
+
+
+def test_the_pupil_sees_their_table_and_plays_a_step(start, pupil_client, pupils):
+    session, table = start()
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk]))
+    assert page.status_code == 200
+    assert "Your turn!" in page.content.decode()
+    assert page.content.decode().count('class="sq') == 100
+    response = post_move(pupil_client, table, **step_fields(state_of(table)))
+    assert response.status_code == 200
+    assert "Right:" in response.content.decode()
+    assert Attempt.objects.get().correct
+
+
+def test_home_lists_the_pupils_table(start, pupil_client):
+    session, table = start()
+    home = pupil_client.get(reverse("classroom:pupil_home")).content.decode()
+    assert reverse("games:table_play", args=[table.pk]) in home
+
+
+def test_a_wrong_result_shows_the_right_one(start, pupil_client):
+    session, table = start()
+    state = state_of(table)
+    right = a_right_step(state)["result"]
+    response = post_move(pupil_client, table, **step_fields(state, result=right + 1))
+    assert f"= {right}" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"type": "step", "left": "1|die:0", "op": "+", "right": "1|die:0", "result": "2"},
+        {"type": "step", "left": "", "op": "+", "right": "", "result": "2"},
+        {"type": "step", "left": "3|die:0", "op": "+", "right": "2|die:1", "result": "x" * 100_000},
+        {"type": "step", "left": "3|die:0", "op": "^", "right": "2|die:1", "result": "5"},
+        {"type": "place", "square": "-4"},
+        {"type": "delete-everything"},
+        {},
+    ],
+)
+def test_forged_and_malformed_forms_get_a_message_and_change_nothing(start, pupil_client, fields):
+    session, table = start()
+    response = post_move(pupil_client, table, **fields)
+    assert response.status_code == 200
+    assert 'class="note error"' in response.content.decode()
+    assert not Move.objects.exists()
+
+
+def test_a_double_tap_places_one_move(start, pupil_client):
+    session, table = start()
+    fields = step_fields(state_of(table), move_id="same-tap")
+    post_move(pupil_client, table, **fields)
+    post_move(pupil_client, table, **{**fields, "version": 0})
+    assert Move.objects.count() == 1
+
+
+def test_a_stale_tab_gets_the_new_board_and_a_note(start, pupil_client):
+    session, table = start()
+    state = state_of(table)
+    post_move(pupil_client, table, **step_fields(state, move_id="a"))
+    response = post_move(pupil_client, table, **step_fields(state, move_id="b"))
+    assert "The game moved on" in response.content.decode()
+    assert Move.objects.count() == 1
+
+
+def test_without_htmx_a_move_redirects_back_to_the_table(start, pupil_client):
+    session, table = start()
+    response = post_move(pupil_client, table, htmx=False, **step_fields(state_of(table)))
+    assert response.status_code == 302
+    assert response.url == reverse("games:table_play", args=[table.pk])
+
+
+def poll(client, table, version, token=None):
+    from games.views.tables import poll_token
+
+    token = token or poll_token(table, table.seats.first().pupil_id, None)
+    url = reverse("games:table_poll", args=[table.pk])
+    return client.get(url, {"t": token, "v": version}, **HTMX)
+
+
+def test_an_unchanged_poll_is_answered_without_the_database(
+    start, client, django_assert_num_queries
+):
+    from games.views.tables import poll_token
+
+    session, table = start()
+    token = poll_token(table, table.seats.first().pupil_id, None)
+    poll(client, table, "0r", token)  # the first poll fills the cache
+    with django_assert_num_queries(0):
+        assert poll(client, table, "0r", token).status_code == 204
+
+
+def test_a_poll_after_a_move_returns_the_new_board(
+    start, client, pupils, django_capture_on_commit_callbacks
+):
+    from games import services
+
+    session, table = start()
+    assert poll(client, table, "0r").status_code == 204
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(table.pk, pupils[0], a_right_step(state_of(table)), 0, "t")
+    response = poll(client, table, "0r")
+    assert response.status_code == 200 and 'data-version="1"' in response.content.decode()
+
+
+def test_a_forged_poll_token_is_refused(start, client):
+    session, table = start()
+    assert poll(client, table, 0, token="forged").status_code == 403
+
+
+def test_the_teacher_starts_a_session_in_one_screen(teacher_client, classroom, pupils):
+    url = reverse("games:session_new", args=[classroom.pk])
+    assert teacher_client.get(url).status_code == 200
+    data = {
+        "game": "numberquest",
+        "preset": "classic",
+        "dice": 4,
+        "operations": ["+"],
+        "lo": 1,
+        "hi": 100,
+        "table_size": 2,
+        "tablets": "own",
+        "bot_level": "greedy",
+        "turn_seconds": "",
+        "pupils_bank": "",
+        "time_limit_minutes": "",
+    }
+    response = teacher_client.post(url, data)
+    session = GameSession.objects.get()
+    assert response.url == reverse("games:session_live", args=[session.pk])
+    # three pupils at tables of two: two tables, the lone pupil gets a computer player
+    assert session.tables.count() == 2
+    assert sorted(t.seats.count() for t in session.tables.all()) == [2, 2]
+
+
+def test_a_custom_variant_that_cannot_finish_is_refused_with_the_reason(
+    teacher_client, classroom, pupils
+):
+    data = {
+        "game": "numberquest",
+        "preset": "custom",
+        "dice": 2,
+        "operations": ["+"],
+        "lo": 1,
+        "hi": 40,
+        "table_size": 2,
+        "tablets": "own",
+    }
+    response = teacher_client.post(reverse("games:session_new", args=[classroom.pk]), data)
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors()
+    assert not GameSession.objects.exists()
+
+
+def test_the_live_view_shows_each_table_and_marks_a_stuck_pupil(start, teacher_client, pupils):
+    from games import services
+
+    session, table = start()
+    for tap in range(3):
+        state = state_of(table)
+        pupil = pupils[state.current]
+        move = a_right_step(state)
+        move["result"] += 1
+        services.play(table.pk, pupil, move, table.version, f"t{tap}")
+        table.refresh_from_db()
+    page = teacher_client.get(reverse("games:session_live", args=[session.pk])).content.decode()
+    assert 'data-testid="live-table-1"' in page
+    assert "Not quite" in page
+    assert "seems stuck" not in page
+    # the pupil whose turn it is now got three steps wrong in a row
+    current = pupils[state_of(table).current]
+    Attempt.objects.filter(pupil=current).update(correct=False)
+    for _ in range(3 - Attempt.objects.filter(pupil=current).count()):
+        Attempt.objects.create(
+            pupil=current,
+            session=session,
+            table=table,
+            game="numberquest",
+            skill="add",
+            expected="5",
+            given="6",
+            correct=False,
+        )
+    page = teacher_client.get(reverse("games:session_live", args=[session.pk])).content.decode()
+    assert "seems stuck: three wrong steps in a row" in page
+
+
+def test_pause_resume_end_from_the_live_view(start, teacher_client):
+    session, table = start()
+    url = reverse("games:session_control", args=[session.pk])
+    teacher_client.post(url, {"action": "pause"})
+    session.refresh_from_db()
+    assert session.status == "paused"
+    teacher_client.post(url, {"action": "resume"})
+    teacher_client.post(url, {"action": "end"})
+    session.refresh_from_db()
+    assert session.status == "ended"
+
+
+def test_the_projector_shows_one_table(start, teacher_client):
+    session, table = start()
+    page = teacher_client.get(reverse("games:table_projector", args=[table.pk]))
+    assert page.status_code == 200 and "Table 1" in page.content.decode()
+
+
+# --------------------------------------------------------------------------- who may see what
+
+
+def test_another_teacher_is_refused_every_game_page(start, client, other_teacher, classroom):
+    session, table = start()
+    client.force_login(other_teacher)
+    assert client.get(reverse("games:session_new", args=[classroom.pk])).status_code == 404
+    assert client.get(reverse("games:session_live", args=[session.pk])).status_code == 404
+    assert (
+        client.post(
+            reverse("games:session_control", args=[session.pk]), {"action": "end"}
+        ).status_code
+        == 404
+    )
+    assert client.get(reverse("games:table_projector", args=[table.pk])).status_code == 404
+    session.refresh_from_db()
+    assert session.status == "running"
+
+
+def test_anonymous_visitors_are_refused_every_game_page(start, client, classroom):
+    session, table = start()
+    for url in [
+        reverse("games:session_new", args=[classroom.pk]),
+        reverse("games:session_live", args=[session.pk]),
+        reverse("games:table_projector", args=[table.pk]),
+    ]:
+        assert reverse("login") in client.get(url).url
+    assert client.get(reverse("games:table_play", args=[table.pk])).url == reverse("classroom:join")
+    assert post_move(client, table, type="cant").status_code == 302
+    assert not Move.objects.exists()
+
+
+def test_a_pupil_not_at_the_table_is_refused(start, client, pupils):
+    session, table = start()  # Léa and Noah play; Inès does not
+    ines = pupils[2]
+    tap_pictures(client, ines, ines.password_pictures)
+    assert client.get(reverse("games:table_play", args=[table.pk])).status_code == 404
+    assert post_move(client, table, type="cant").status_code == 404
+    assert client.get(reverse("games:session_live", args=[session.pk])).status_code == 302
+    assert not Move.objects.exists()
+
+
+def test_the_board_svg_stays_valid_in_french(start, pupil_client):
+    import re
+
+    session, table = start()
+    page = pupil_client.get(
+        reverse("games:table_play", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert 'lang="fr"' in page
+    assert not re.search(r'(x|y|cx|cy|width|height|r)="\d+,\d', page)
+    assert re.search(r' x="\d+\.\d"', page)
