@@ -33,6 +33,10 @@ class GameSession(models.Model):
     tablets = models.CharField(max_length=10, choices=Tablets.choices, default=Tablets.OWN)
     bot_level = models.CharField(_("computer players"), max_length=20, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    # NMBR 9 with the whole class at once: one table per pupil, one deck, and
+    # the teacher's screen turns the cards (how many are turned so far).
+    whole_class = models.BooleanField(_("the whole class at once"), default=False)
+    cards_shown = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -20,13 +20,12 @@ from django.utils import timezone
 
 from classroom.models import Attempt, Opportunity, Pupil
 from classroom.tasks import recompute_pupils
-from engine.arithmetic import SKILL_OF, operations_that_make
 from engine.core import IllegalMove, Outcome
-from engine.numberquest.game import free_makeable
 from engine.registry import get_game
 
 from . import live
 from .models import GameSession, Move, Seat, Table
+from .presenters import presenter
 
 BOT_PAUSE = timedelta(seconds=1.5)  # long enough for children to see the bot's turn coming
 MAX_RESPONSE_MS = 30 * 60 * 1000
@@ -59,12 +58,19 @@ def start_session(
     bot_level: str = "",
     seating: dict[int, int] | None = None,
     seed: int | None = None,
+    whole_class: bool = False,
 ) -> GameSession:
     """A session with its tables. `seating` maps a pupil id to a table number
-    chosen by the teacher; everyone else is seated at random."""
+    chosen by the teacher; everyone else is seated at random.
+
+    `whole_class` (NMBR 9): every pupil plays alone, all with the same deck,
+    and the teacher's screen turns the cards: each pupil has a table of one
+    (their own row to lock) and the session counts the cards shown."""
     rng = random.Random(seed if seed is not None else secrets.randbits(32))
     engine = get_game(game)
     engine.new(options, 1, 0)  # refuses bad options before anything is written
+    if whole_class:
+        table_size, bot_level, tablets, seating = 1, "", GameSession.Tablets.OWN, {}
     with transaction.atomic():
         session = GameSession.objects.create(
             classroom=classroom,
@@ -74,9 +80,12 @@ def start_session(
             table_size=table_size,
             tablets=tablets,
             bot_level=bot_level,
+            whole_class=whole_class,
+            cards_shown=1 if whole_class else 0,
         )
+        deck_seed = rng.randrange(2**31) if whole_class else None
         for number, group in enumerate(_group(pupils, table_size, seating or {}, rng), start=1):
-            _create_table(session, number, group, rng)
+            _create_table(session, number, group, rng, seed=deck_seed)
     return session
 
 
@@ -102,10 +111,13 @@ def _group(
     return [group for group in groups if group]
 
 
-def _create_table(session: GameSession, number: int, group: list[Pupil], rng) -> Table:
+def _create_table(
+    session: GameSession, number: int, group: list[Pupil], rng, seed: int | None = None
+) -> Table:
     bots = max(0, session.table_size - len(group)) if session.bot_level else 0
     players = len(group) + bots
-    seed = rng.randrange(2**31)
+    if seed is None:
+        seed = rng.randrange(2**31)
     state = get_game(session.game).new(session.options, players, seed)
     table = Table.objects.create(
         session=session,
@@ -144,12 +156,13 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             touched.append(seat.table)
         if late:
             rng = random.Random()
-            number = (
-                session.tables.order_by("-number").values_list("number", flat=True).first() or 0
-            )
+            last = session.tables.order_by("-number").values_list("number", "seed").first()
+            number = last[0] if last else 0
+            # In a whole-class game the late pupil gets the class's deck.
+            deck_seed = last[1] if last and session.whole_class else None
             for group in _group(late, session.table_size, {}, rng):
                 number += 1
-                touched.append(_create_table(session, number, group, rng))
+                touched.append(_create_table(session, number, group, rng, seed=deck_seed))
     for table in touched:
         transaction.on_commit(lambda t=table: live.bump(t.pk))
     return touched
@@ -183,6 +196,21 @@ def set_status(session: GameSession, status: str) -> None:
 # --------------------------------------------------------------------------- a tap
 
 
+def show_next_card(session: GameSession) -> int:
+    """Whole-class NMBR 9: the teacher turns the next card. Returns how many
+    cards the class has now seen."""
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session.pk)
+        first = session.tables.only("state").first()
+        deck = len(first.state.get("deck", [])) if first else 0
+        if session.whole_class and session.cards_shown < deck:
+            session.cards_shown += 1
+            session.save(update_fields=["cards_shown"])
+        for pk in session.tables.values_list("pk", flat=True):
+            transaction.on_commit(lambda pk=pk: live.bump(pk))
+    return session.cards_shown
+
+
 def seat_of(table: Table, pupil: Pupil) -> Seat | None:
     return next((s for s in table.seats.all() if s.pupil_id == pupil.pk), None)
 
@@ -194,7 +222,9 @@ def player_for(table: Table, pupil: Pupil, state) -> int | None:
     if seat is None:
         return None
     if table.session.tablets == GameSession.Tablets.SHARED:
-        current = getattr(state, "current", seat.player)
+        current = presenter(table.session.game).current(state)
+        if current is None:
+            return seat.player
         humans = {s.player for s in table.seats.all() if s.pupil_id}
         if current in humans:
             return current
@@ -226,6 +256,7 @@ def play(
                 "refused", table, refusal=IllegalMove("Not your table.", "not_seated")
             )
         try:
+            presenter(table.session.game).check(table, state, player, move)
             outcome = engine.apply(state, player, move)
         except IllegalMove as refusal:
             return PlayResult("refused", table, refusal=refusal)
@@ -290,9 +321,8 @@ def _commit(
             for a in outcome.attempts
         )
     state = outcome.state
-    if _current(state) != _current(before) or getattr(state, "turn", 0) != getattr(
-        before, "turn", 0
-    ):
+    shown = presenter(table.session.game)
+    if shown.turn_key(state) != shown.turn_key(before):
         table.turn_started_at = now
     table.state = state.to_json()
     table.version += 1
@@ -300,7 +330,7 @@ def _commit(
     table.save(update_fields=["state", "version", "turn_started_at", "finished", "updated_at"])
     _record_opportunities(table, state, events)
     if pupil is not None and any(e["kind"] == "calculated" for e in events):
-        _record_used(table, pupil, state)
+        _record_used(table, pupil, shown.used_skills(state))
     due = due_at(table, state)
     transaction.on_commit(lambda: live.publish(table.pk, live.stamp(table), due))
 
@@ -309,18 +339,17 @@ def _text(value: Any) -> Any:
     return value if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
-def _current(state) -> int | None:
-    return getattr(state, "current", None)
-
-
 # --------------------------------------------------------------------------- server moves
 
 
 def _bot_seat(table: Table, state) -> Seat | None:
+    """A computer player the game waits on, if any."""
     if get_game(table.session.game).result(state) is not None:
         return None
-    current = _current(state)
-    return next((s for s in table.seats.all() if s.player == current and s.pupil_id is None), None)
+    waiting = presenter(table.session.game).waiting_on(state)
+    return next(
+        (s for s in table.seats.all() if s.player in waiting and s.pupil_id is None), None
+    )
 
 
 def due_at(table: Table, state) -> float | None:
@@ -331,7 +360,7 @@ def due_at(table: Table, state) -> float | None:
     moments = []
     if _bot_seat(table, state) is not None:
         moments.append(timezone.now() + BOT_PAUSE)
-    seconds = getattr(state, "deadline", None)
+    seconds = presenter(table.session.game).deadline(state)
     if seconds:
         moments.append(table.turn_started_at + timedelta(seconds=seconds))
     game_end = _game_end(table, state)
@@ -341,8 +370,7 @@ def due_at(table: Table, state) -> float | None:
 
 
 def _game_end(table: Table, state) -> datetime | None:
-    options = getattr(state, "options", None)
-    minutes = getattr(options, "time_limit_minutes", None)
+    minutes = presenter(table.session.game).time_limit_minutes(state)
     return table.session.created_at + timedelta(minutes=minutes) if minutes else None
 
 
@@ -368,10 +396,11 @@ def advance(table_id: int) -> bool:
         if seat is not None:
             if (timezone.now() - table.updated_at) < BOT_PAUSE:
                 return False
-            for move in engine.bot_moves(state, seat.player, seat.bot_level, table.version):
+            shown = presenter(table.session.game)
+            for move in shown.bot_moves(state, seat.player, seat.bot_level, table.version):
                 _apply_server_move(table, move, player=seat.player)
             return True
-        seconds = getattr(state, "deadline", None)
+        seconds = presenter(table.session.game).deadline(state)
         if seconds and timezone.now() >= table.turn_started_at + timedelta(seconds=seconds):
             _apply_server_move(table, {"type": "timeout"})
             return True
@@ -393,33 +422,29 @@ def _apply_server_move(table: Table, move: dict[str, Any], player: int | None = 
 
 
 def _record_opportunities(table: Table, state, events: list[dict[str, Any]]) -> None:
-    """When a pupil's turn starts with a roll, note which operations could have
-    made a free square: the difference between 'can't divide' and 'never tries'."""
-    if table.session.game != "numberquest" or getattr(state, "phase", "") != "calculate":
+    """When a pupil's turn starts with a choice (a roll), note which operations
+    could have been used: the difference between 'can't divide' and 'never tries'."""
+    found = presenter(table.session.game).opportunities(state, events)
+    if found is None:
         return
-    if events and not any(e["kind"] == "rolled" for e in events):
-        return
-    pupil_ids = [s.pupil_id for s in table.seats.all() if s.player == state.current and s.pupil_id]
-    if not pupil_ids:
-        return
-    could = operations_that_make(
-        list(state.dice), free_makeable(state) or [], state.variant.operations
-    )
+    player, roll, could = found
+    pupil_ids = [s.pupil_id for s in table.seats.all() if s.player == player and s.pupil_id]
     Opportunity.objects.bulk_create(
         Opportunity(
             pupil_id=pupil_id,
             session_id=table.session_id,
             table=table,
             game=table.session.game,
-            roll=list(state.dice),
-            could={SKILL_OF[op]: bool(ok) for op, ok in could.items()},
+            roll=roll,
+            could=could,
         )
         for pupil_id in pupil_ids
     )
 
 
-def _record_used(table: Table, pupil: Pupil, state) -> None:
-    used = sorted({SKILL_OF[step.op] for step in getattr(state, "steps", ())})
+def _record_used(table: Table, pupil: Pupil, used: list[str] | None) -> None:
+    if used is None:
+        return
     latest = Opportunity.objects.filter(table=table, pupil=pupil).order_by("-pk").only("pk").first()
     if latest is not None:
         Opportunity.objects.filter(pk=latest.pk).update(used=used)

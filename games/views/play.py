@@ -12,20 +12,10 @@ from classroom.models import Pupil
 from classroom.views.access import pupil_required
 from engine.registry import get_game
 
-from .. import live, narration, services
+from .. import live, services
 from ..models import Table
+from ..presenters import presenter
 from .tables import read_poll_token, table_context
-
-MAX_FIELD = 40  # no move field needs more; a huge paste is cut before it reaches the engine
-MOVE_FIELDS = {
-    "step": ("left", "op", "right", "result"),
-    "place": ("square",),
-    "bank": ("balance",),
-    "undo": (),
-    "clear": (),
-    "cant": (),
-}
-NUMBER_FIELDS = {"left", "right", "result", "square", "balance"}
 
 
 def _pupil_table(request, pk: int) -> Table:
@@ -56,41 +46,14 @@ def table_play(request, pk: int):
     return _render(request, table, request.pupil)
 
 
-def read_move(post) -> dict | None:
-    """The move a form posted, as the engine wants it; None if it is not one."""
-    kind = post.get("type", "")
-    if kind not in MOVE_FIELDS:
-        return None
-    move: dict = {"type": kind}
-    for name in MOVE_FIELDS[kind]:
-        raw = post.get(name, "").strip()[:MAX_FIELD]
-        if name in NUMBER_FIELDS:
-            if kind == "step" and name in ("left", "right"):
-                # The number tiles post "value|origin": two dice of the same value stay distinct.
-                raw = raw.split("|", 1)[0]
-            if not raw.isdigit():
-                return {"type": kind, "invalid": name}
-            move[name] = int(raw)
-        else:
-            move[name] = raw
-    if kind == "step" and post.get("left") and post.get("left") == post.get("right"):
-        return {"type": kind, "invalid": "same"}
-    return move
-
-
 @pupil_required
 @require_POST
 def table_move(request, pk: int):
     table = _pupil_table(request, pk)
-    move = read_move(request.POST)
+    shown = presenter(table.session.game)
+    move = shown.read_move(request.POST)
     if move is None or "invalid" in move:
-        if move and move.get("invalid") == "same":
-            note = _("Pick two different numbers.")
-        elif move and move.get("invalid") in ("result", "balance"):
-            note = _("Type a number with the keypad.")
-        else:
-            note = _("Tap a number, an operation and another number first.")
-        return _answer(request, table, note=note, note_kind="error")
+        return _answer(request, table, note=shown.invalid_note(move), note_kind="error")
     version = request.POST.get("version", "")
     outcome = services.play(
         table.pk,
@@ -105,7 +68,7 @@ def table_move(request, pk: int):
     if outcome.status == "closed":
         return _answer(request, table, note=_("The game is paused. Wait for your teacher."))
     if outcome.status == "refused":
-        return _answer(request, table, note=narration.refusal(outcome.refusal), note_kind="error")
+        return _answer(request, table, note=shown.refusal(outcome.refusal), note_kind="error")
     return _answer(request, table, feedback=outcome.events)
 
 
@@ -115,8 +78,9 @@ def _answer(request, table, **extra):
     # A plain form post (no script): show the answer once, on the page itself.
     if extra.get("note"):
         messages.info(request, extra["note"])
+    shown = presenter(table.session.game)
     for line in extra.get("feedback") or []:
-        text = narration.event_text(line, {})
+        text = shown.event_text(line, {})
         if text:
             messages.info(request, text)
     return redirect("games:table_play", pk=table.pk)

@@ -82,7 +82,7 @@ def _live_tables(session: GameSession) -> list[dict]:
     tables = []
     for table in session.tables.prefetch_related("seats__pupil").order_by("number"):
         context = table_context(table, player=None, teacher=session.teacher)
-        context["stuck"] = _stuck(table, context["view"].get("current"))
+        context["stuck"] = _stuck(table, context["stuck_player"])
         tables.append(context)
     return tables
 
@@ -144,5 +144,6 @@ def table_projector(request, pk: int):
 def render_table_for_teacher(request, table: Table, full: bool = False) -> HttpResponse:
     context = table_context(table, player=None, teacher=table.session.teacher)
     context["projector"] = True
+    context["projector_side"] = f"games/{table.session.game}/_projector_side.html"
     template = "games/projector.html" if full else "games/_projector_table.html"
     return render(request, template, context)

@@ -1,0 +1,153 @@
+"""Number Quest on the pages: the diamond board, dice, calculation steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from engine.arithmetic import SKILL_OF, operations_that_make
+from engine.numberquest.game import free_makeable
+
+from .. import boards, live, narration
+from .base import Presenter
+
+CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made", "no_number"}
+
+
+def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[int],
+               move_id: str) -> str:
+    """The board's SVG. Every tablet at a table sees the same board until the
+    next move, so it is drawn once per table version; only the board of the
+    pupil placing a token (its squares carry that tap's id) is drawn for them."""
+    context = {
+        "table": table,
+        "board": boards.diamond(view, tappable=tappable, chain=chain),
+        "move_id": move_id,
+    }
+    template = "games/numberquest/_board.html"
+    if tappable is not None:
+        return render_to_string(template, context)
+    key = f"board:{table.pk}:{live.stamp(table)}:{get_language()}"
+    html = cache.get(key)
+    if html is not None:
+        return mark_safe(html)  # our own rendered template, read back from the cache
+    html = render_to_string(template, context)
+    cache.set(key, html, 60)
+    return html
+
+
+class NumberQuestPresenter(Presenter):
+    slug = "numberquest"
+    title = gettext_lazy("Number Quest")
+    move_fields = {
+        "step": ("left", "op", "right", "result"),
+        "place": ("square",),
+        "bank": ("balance",),
+        "undo": (),
+        "clear": (),
+        "cant": (),
+    }
+    number_fields = frozenset({"left", "right", "result", "square", "balance"})
+
+    def read_move(self, post) -> dict[str, Any] | None:
+        if post.get("type") != "step":
+            return super().read_move(post)
+        if post.get("left") and post.get("left") == post.get("right"):
+            return {"type": "step", "invalid": "same"}
+        post = post.copy()
+        for side in ("left", "right"):
+            # The number tiles post "value|origin": two dice of the same value stay distinct.
+            post[side] = post.get(side, "").split("|", 1)[0]
+        return super().read_move(post)
+
+    def invalid_note(self, move: dict[str, Any] | None) -> str:
+        if move and move.get("invalid") == "same":
+            return _("Pick two different numbers.")
+        if move and move.get("invalid") in ("result", "balance"):
+            return _("Type a number with the keypad.")
+        return _("Tap a number, an operation and another number first.")
+
+    def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
+        return self.engine.bot_moves(state, player, level or "greedy", seed)
+
+    def opportunities(self, state, events: list[dict[str, Any]]):
+        # A roll that starts a turn: which operations could have made a free square.
+        if getattr(state, "phase", "") != "calculate":
+            return None
+        if events and not any(e["kind"] == "rolled" for e in events):
+            return None
+        could = operations_that_make(
+            list(state.dice), free_makeable(state) or [], state.variant.operations
+        )
+        return state.current, list(state.dice), {SKILL_OF[op]: bool(ok) for op, ok in could.items()}
+
+    def used_skills(self, state) -> list[str]:
+        return sorted({SKILL_OF[step.op] for step in getattr(state, "steps", ())})
+
+    def event_text(self, event: dict[str, Any], names: dict[int, str]) -> str:
+        return narration.event_text(event, names)
+
+    def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+        session = table.session
+        names = base["names"]
+        player = base["player"]
+        over = bool(view.get("result"))
+        your_turn = bool(view.get("your_turn")) and session.is_running
+        place_phase = your_turn and view.get("phase") == "place"
+        chain = boards.winning_chain(view) if over else set()
+        players = [
+            {
+                "index": index,
+                "name": names.get(index, "?"),
+                "score": view["scores"][index],
+                "money": view["scores"][index],
+                "colour": boards.PLAYER_COLOURS[index % 4],
+                "colour_name": boards.PLAYER_COLOUR_NAMES[index % 4],
+                "current": index == view["current"] and not over,
+                "you": index == player,
+                "winner": over and index in view["result"]["ranking"][0],
+            }
+            for index in range(view["players"])
+        ]
+        texts = [(e, self.event_text(e, names)) for e in reversed(view["events"])]
+        calculations = [t for e, t in texts if e.get("kind") in CALCULATION_EVENTS]
+        current_seat_pupils = [
+            s for s in table.seats.all() if s.player == view["current"] and s.pupil_id
+        ]
+        handover = (
+            session.tablets == session.Tablets.SHARED
+            and base["pupil"] is not None
+            and your_turn
+            and current_seat_pupils
+            and not view.get("steps")
+            and view.get("phase") == "calculate"
+        )
+        return {
+            "players": players,
+            "over": over,
+            "your_turn": your_turn,
+            "place_phase": place_phase,
+            "current_name": names.get(view["current"], ""),
+            "stuck_player": None if over else view["current"],
+            "board_html": board_html(
+                table,
+                view,
+                tappable=view.get("number") if place_phase else None,
+                chain=chain,
+                move_id=base["move_id"],
+            ),
+            "log": [t for _e, t in texts if t][:5],
+            "last_calculation": calculations[0] if calculations else "",
+            "handover_name": names.get(view["current"], "") if handover else "",
+            "operations": [
+                (op, narration.SYMBOLS[op]) for op in view.get("variant", {}).get("operations", "")
+            ],
+        }
+
+
+PRESENTER = NumberQuestPresenter()
