@@ -32,15 +32,31 @@ BANK_CHOICES = [
 ]
 
 
+GAME_CHOICES = [
+    ("numberquest", _("Number Quest: make numbers from dice, cover the board")),
+    ("ultimes", _("The track of ultimate numbers: a race to 99 with primes and powers")),
+    ("nmbr9", _("NMBR 9: stack digit tiles, multiply by the level")),
+]
+NMBR9_MODES = [
+    ("tables", _("At tables (or alone with a table size of 1)")),
+    ("whole_class", _("The whole class at once: you turn the cards on the projector")),
+]
+
+
 class SessionForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"), choices=[("numberquest", _("Number Quest"))])
+    game = forms.ChoiceField(
+        label=_("Game"), choices=GAME_CHOICES, initial="numberquest", widget=forms.RadioSelect
+    )
     preset = forms.ChoiceField(
         label=_("Variant"),
         choices=list(PRESET_LABELS.items()),
         initial="classic",
         widget=forms.RadioSelect,
+        required=False,
     )
-    dice = forms.IntegerField(label=_("Dice"), min_value=2, max_value=4, initial=4)
+    dice = forms.IntegerField(
+        label=_("Dice"), min_value=2, max_value=4, initial=4, required=False
+    )
     operations = forms.MultipleChoiceField(
         label=_("Operations"),
         choices=OPERATION_CHOICES,
@@ -48,8 +64,12 @@ class SessionForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
-    lo = forms.IntegerField(label=_("Board from"), min_value=1, max_value=100, initial=1)
-    hi = forms.IntegerField(label=_("Board to"), min_value=1, max_value=100, initial=100)
+    lo = forms.IntegerField(
+        label=_("Board from"), min_value=1, max_value=100, initial=1, required=False
+    )
+    hi = forms.IntegerField(
+        label=_("Board to"), min_value=1, max_value=100, initial=100, required=False
+    )
     table_size = forms.TypedChoiceField(
         label=_("Players per table"),
         coerce=int,
@@ -67,6 +87,16 @@ class SessionForm(forms.Form):
     )
     turn_seconds = forms.ChoiceField(label=_("Time per turn"), choices=TURN_CHOICES, required=False)
     pupils_bank = forms.ChoiceField(label=_("Bank"), choices=BANK_CHOICES, required=False)
+    mark_ultimates = forms.BooleanField(
+        label=_("Mark the ultimate numbers (primes) on the track"), required=False
+    )
+    nmbr9_mode = forms.ChoiceField(
+        label=_("How the class plays"),
+        choices=NMBR9_MODES,
+        initial="tables",
+        widget=forms.RadioSelect,
+        required=False,
+    )
     time_limit_minutes = forms.IntegerField(
         label=_("End the game after (minutes)"),
         min_value=5,
@@ -96,9 +126,12 @@ class SessionForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        preset = data["preset"]
-        if preset == "custom":
+        preset = data["preset"] = data.get("preset") or "classic"
+        data["whole_class"] = data["game"] == "nmbr9" and data.get("nmbr9_mode") == "whole_class"
+        if data["game"] == "numberquest" and preset == "custom":
             operations = "".join(data.get("operations") or [])
+            if None in (data.get("dice"), data.get("lo"), data.get("hi")):
+                raise forms.ValidationError(_("Give the dice and both ends of the board."))
             try:
                 validate_variant(data["dice"], operations, data["lo"], data["hi"])
             except IllegalMove as refusal:
@@ -114,6 +147,13 @@ class SessionForm(forms.Form):
 
     def engine_options(self) -> dict[str, Any]:
         data = self.cleaned_data
+        if data["game"] == "ultimes":
+            return {
+                "second_chance": bool(data.get("second_chance")),
+                "mark_ultimates": bool(data.get("mark_ultimates")),
+            }
+        if data["game"] == "nmbr9":
+            return {"second_chance": bool(data.get("second_chance"))}
         options: dict[str, Any] = {"preset": data["preset"]}
         if data["preset"] == "custom":
             base = PRESETS["classic"]

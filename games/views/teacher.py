@@ -48,6 +48,7 @@ def session_new(request, pk: int):
                 tablets=form.cleaned_data["tablets"],
                 bot_level=form.cleaned_data["bot_level"] or "",
                 seating=form.cleaned_data["seating"],
+                whole_class=form.cleaned_data["whole_class"],
             )
         except IllegalMove as refusal:
             form.add_error(None, refusal.reason)
