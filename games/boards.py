@@ -6,6 +6,7 @@ pixels, with hexagons 44 px across so every square is a full touch target.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -26,6 +27,7 @@ PLAYER_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825"]
 PLAYER_COLOUR_NAMES = ["red", "blue", "green", "yellow"]
 
 
+@functools.lru_cache(maxsize=4096)  # the same lattice on every board: compute each hexagon once
 def _corners(cx: float, cy: float, radius: float) -> str:
     points = []
     for k in range(6):

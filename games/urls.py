@@ -5,11 +5,11 @@ from .views import play, teacher
 app_name = "games"
 
 urlpatterns = [
+    path("tables/<int:pk>/poll/", play.table_poll, name="table_poll"),  # first: the most frequent
     path("classes/<int:pk>/play/", teacher.session_new, name="session_new"),
     path("sessions/<int:pk>/", teacher.session_live, name="session_live"),
     path("sessions/<int:pk>/control/", teacher.session_control, name="session_control"),
     path("tables/<int:pk>/projector/", teacher.table_projector, name="table_projector"),
     path("tables/<int:pk>/", play.table_play, name="table_play"),
     path("tables/<int:pk>/move/", play.table_move, name="table_move"),
-    path("tables/<int:pk>/poll/", play.table_poll, name="table_poll"),
 ]

@@ -24,19 +24,19 @@ def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[
     """The board's SVG. Every tablet at a table sees the same board until the
     next move, so it is drawn once per table version; only the board of the
     pupil placing a token (its squares carry that tap's id) is drawn for them."""
-    context = {
-        "table": table,
-        "board": boards.diamond(view, tappable=tappable, chain=chain),
-        "move_id": move_id,
-    }
     template = "games/numberquest/_board.html"
+
+    def draw() -> str:
+        board = boards.diamond(view, tappable=tappable, chain=chain)
+        return render_to_string(template, {"table": table, "board": board, "move_id": move_id})
+
     if tappable is not None:
-        return render_to_string(template, context)
+        return draw()
     key = f"board:{table.pk}:{live.stamp(table)}:{get_language()}"
     html = cache.get(key)
     if html is not None:
         return mark_safe(html)  # our own rendered template, read back from the cache
-    html = render_to_string(template, context)
+    html = draw()
     cache.set(key, html, 60)
     return html
 

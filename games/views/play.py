@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.db.models import Prefetch
 from django.http import HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from classroom.models import Pupil
 from classroom.views.access import pupil_required
 from engine.registry import get_game
 
 from .. import live, services
-from ..models import Table
+from ..models import Seat, Table
 from ..presenters import presenter
 from .tables import read_poll_token, table_context
 
@@ -101,11 +101,18 @@ def table_poll(request, pk: int):
             return HttpResponse(status=404)
     if token[0] == request.GET.get("v"):
         return HttpResponse(status=204)
-    table = Table.objects.select_related("session").prefetch_related("seats__pupil").get(pk=pk)
+    # Two queries: the table with its session, the seats with their pupils.
+    table = (
+        Table.objects.select_related("session")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("pupil")))
+        .get(pk=pk)
+    )
     if reader.get("p"):
-        pupil = Pupil.objects.select_related("classroom").filter(pk=reader["p"]).first()
+        pupil = next((s.pupil for s in table.seats.all() if s.pupil_id == reader["p"]), None)
         if pupil is None:
             return HttpResponseForbidden()
+        # The signed token names the pupil: no need to read their sign-in session.
+        request.pupil = pupil
         return _render(request, table, pupil, partial=True)
     from .teacher import render_table_for_teacher
 
