@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -89,6 +90,14 @@ class NumberQuestPresenter(Presenter):
     def used_skills(self, state) -> list[str]:
         return sorted({SKILL_OF[step.op] for step in getattr(state, "steps", ())})
 
+    def seconds_left(self, table, state, over: bool) -> int | None:
+        """What is left of a timed turn, by the server's clock (it ends the turn)."""
+        seconds = self.deadline(state)
+        if not seconds or over or not table.session.is_running:
+            return None
+        spent = (timezone.now() - table.turn_started_at).total_seconds()
+        return max(0, int(seconds - spent))
+
     def event_text(self, event: dict[str, Any], names: dict[int, str]) -> str:
         return narration.event_text(event, names)
 
@@ -144,6 +153,7 @@ class NumberQuestPresenter(Presenter):
             "log": [t for _e, t in texts if t][:5],
             "last_calculation": calculations[0] if calculations else "",
             "handover_name": names.get(view["current"], "") if handover else "",
+            "seconds_left": self.seconds_left(table, state, over),
             "operations": [
                 (op, narration.SYMBOLS[op]) for op in view.get("variant", {}).get("operations", "")
             ],

@@ -287,3 +287,22 @@ def test_the_board_svg_stays_valid_in_french(start, pupil_client):
     assert 'lang="fr"' in page
     assert not re.search(r'(x|y|cx|cy|width|height|r)="\d+,\d', page)
     assert re.search(r' x="\d+\.\d"', page)
+
+
+def test_a_timed_turn_shows_the_seconds_the_server_counts(start, pupil_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    session, table = start(options={"preset": "addition", "turn_seconds": 30})
+    table.turn_started_at = timezone.now() - timedelta(seconds=12)
+    table.save(update_fields=["turn_started_at"])
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    left = int(page.split('data-countdown="', 1)[1].split('"', 1)[0])
+    assert 16 <= left <= 18
+
+
+def test_an_untimed_turn_shows_no_countdown(start, pupil_client):
+    session, table = start()
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert "data-countdown" not in page
