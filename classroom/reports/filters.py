@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 GAME_NAMES = {
     "numberquest": _("Number Quest"),
-    "ultimes": _("The prime track"),
+    "ultimes": _("The track of ultimate numbers"),
     "nmbr9": _("NMBR 9"),
 }
 
