@@ -111,7 +111,13 @@ if REDIS_URL:
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "numbo"),
         }
     }
+elif DEBUG:
+    # The embedded default serves from one process (runserver, or a test run
+    # with its live server in a thread): memory is enough, and two test runs
+    # side by side do not clear each other's poll versions.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
+    # Several processes without Redis share the cache through files.
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

@@ -88,7 +88,8 @@ class SessionForm(forms.Form):
     turn_seconds = forms.ChoiceField(label=_("Time per turn"), choices=TURN_CHOICES, required=False)
     pupils_bank = forms.ChoiceField(label=_("Bank"), choices=BANK_CHOICES, required=False)
     mark_ultimates = forms.BooleanField(
-        label=_("Mark the ultimate numbers (primes) on the track"), required=False
+        label=_("Mark the special squares (ultimate numbers and their powers) on the track"),
+        required=False,
     )
     nmbr9_mode = forms.ChoiceField(
         label=_("How the class plays"),

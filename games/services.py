@@ -178,6 +178,8 @@ def set_status(session: GameSession, status: str) -> None:
             session.ended_at = timezone.now()
             for table in session.tables.select_for_update().filter(finished=False):
                 _apply_server_move(table, {"type": "end", "reason": "teacher"})
+            # Games without an "end" move (a race, a stack) stop where they are.
+            session.tables.filter(finished=False).update(finished=True)
             pupil_ids = list(
                 Seat.objects.filter(table__session=session, pupil__isnull=False)
                 .values_list("pupil_id", flat=True)

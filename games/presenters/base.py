@@ -40,7 +40,8 @@ class Presenter:
             raw = post.get(name, "").strip()[:MAX_FIELD]
             if name in self.number_fields:
                 digits = raw[1:] if name in self.signed_fields and raw.startswith("-") else raw
-                if not digits.isdigit():
+                # isdigit() alone accepts "²" and other digits int() refuses.
+                if not (digits.isascii() and digits.isdigit()):
                     return {"type": kind, "invalid": name}
                 move[name] = int(raw)
             else:

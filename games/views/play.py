@@ -13,7 +13,7 @@ from classroom.views.access import pupil_required
 from engine.registry import get_game
 
 from .. import live, services
-from ..models import Seat, Table
+from ..models import GameSession, Seat, Table
 from ..presenters import presenter
 from .tables import read_poll_token, table_context
 
@@ -66,6 +66,8 @@ def table_move(request, pk: int):
     if outcome.status == "stale":
         return _answer(request, table, note=_("The game moved on: here is the board now."))
     if outcome.status == "closed":
+        if table.session.status == GameSession.Status.ENDED:
+            return _answer(request, table, note=_("The game is over."))
         return _answer(request, table, note=_("The game is paused. Wait for your teacher."))
     if outcome.status == "refused":
         return _answer(request, table, note=shown.refusal(outcome.refusal), note_kind="error")

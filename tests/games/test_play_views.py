@@ -306,3 +306,22 @@ def test_an_untimed_turn_shows_no_countdown(start, pupil_client):
     session, table = start()
     page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
     assert "data-countdown" not in page
+
+
+def test_a_move_after_the_end_says_the_game_is_over(start, pupil_client):
+    from games import services
+
+    session, table = start()
+    services.set_status(session, GameSession.Status.ENDED)
+    table.refresh_from_db()
+    response = post_move(pupil_client, table, **step_fields(state_of(table)))
+    assert "The game is over." in response.content.decode()
+    assert not Attempt.objects.exists()
+
+
+def test_a_superscript_digit_is_a_clear_note_not_an_error(start, pupil_client):
+    session, table = start()
+    response = post_move(pupil_client, table, **step_fields(state_of(table), result="²"))
+    assert response.status_code == 200
+    assert "Type a number with the keypad." in response.content.decode()
+    assert not Attempt.objects.exists()
