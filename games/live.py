@@ -51,8 +51,11 @@ def _decode(raw: bytes | str | None) -> Token | None:
 
 def stamp(table) -> str:
     """What a tablet's copy of a table is compared with: its version and whether
-    the session is playing, paused or over (a pause must reach every tablet too)."""
-    return f"{table.version}{table.session.status[0]}"
+    the session is playing, paused or over (a pause must reach every tablet too)
+    and, in a whole-class game, how many cards the teacher has turned."""
+    session = table.session
+    base = f"{table.version}{session.status[0]}"
+    return f"{base}c{session.cards_shown}" if session.whole_class else base
 
 
 def publish(table_id: int, table_stamp: str, due: float | None) -> None:

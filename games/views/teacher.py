@@ -18,6 +18,7 @@ from engine.core import IllegalMove
 from .. import live, services
 from ..forms import SessionForm
 from ..models import GameSession, Table
+from ..presenters import presenter
 from .tables import table_context
 
 SILENCE = timedelta(seconds=90)
@@ -54,6 +55,8 @@ def session_new(request, pk: int):
             form.add_error(None, refusal.reason)
         else:
             messages.success(request, _("The game has started. Pupils find it on their tablet."))
+            if session.whole_class:
+                return redirect("games:session_cards", pk=session.pk)
             return redirect("games:session_live", pk=session.pk)
     return render(
         request,
@@ -106,7 +109,12 @@ def session_live(request, pk: int):
     version = _live_version(session)
     if request.htmx and request.GET.get("v") == version:
         return HttpResponse(status=204)
-    context = {"session": session, "tables": _live_tables(session), "live_version": version}
+    context = {
+        "session": session,
+        "tables": _live_tables(session),
+        "live_version": version,
+        "game_title": presenter(session.game).title,
+    }
     template = "games/_live.html" if request.htmx else "games/session_live.html"
     return render(request, template, context)
 

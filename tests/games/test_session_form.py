@@ -41,8 +41,12 @@ def test_nmbr9_at_tables_of_two(teacher_client, classroom, pupils):
 def test_nmbr9_for_the_whole_class_gives_everyone_the_same_deck(
     teacher_client, classroom, pupils
 ):
-    start(teacher_client, classroom, game="nmbr9", nmbr9_mode="whole_class")
+    response = start(teacher_client, classroom, game="nmbr9", nmbr9_mode="whole_class")
     session = GameSession.objects.get()
+    # The teacher lands on the screen that turns the cards.
+    assert response.url == reverse("games:session_cards", args=[session.pk])
+    live = teacher_client.get(reverse("games:session_live", args=[session.pk])).content.decode()
+    assert "NMBR 9" in live and reverse("games:session_cards", args=[session.pk]) in live
     tables = list(session.tables.all())
     assert session.whole_class and session.cards_shown == 1
     assert len(tables) == len(pupils)
