@@ -198,14 +198,21 @@ def set_status(session: GameSession, status: str) -> None:
 # --------------------------------------------------------------------------- a tap
 
 
-def show_next_card(session: GameSession) -> int:
+def show_next_card(session: GameSession, expected: int | None = None) -> int:
     """Whole-class NMBR 9: the teacher turns the next card. Returns how many
-    cards the class has now seen."""
+    cards the class has now seen. With `expected` (the count the teacher's
+    screen showed), a second tap that raced the first turns nothing."""
     with transaction.atomic():
         session = GameSession.objects.select_for_update().get(pk=session.pk)
         first = session.tables.only("state").first()
         deck = len(first.state.get("deck", [])) if first else 0
-        if session.whole_class and session.cards_shown < deck:
+        if expected is not None and expected != session.cards_shown:
+            return session.cards_shown
+        if (
+            session.whole_class
+            and session.status != GameSession.Status.ENDED
+            and session.cards_shown < deck
+        ):
             session.cards_shown += 1
             session.save(update_fields=["cards_shown"])
         for pk in session.tables.values_list("pk", flat=True):
@@ -334,7 +341,12 @@ def _commit(
     if pupil is not None and any(e["kind"] == "calculated" for e in events):
         _record_used(table, pupil, shown.used_skills(state))
     due = due_at(table, state)
-    transaction.on_commit(lambda: live.publish(table.pk, live.stamp(table), due))
+    if table.session.whole_class:
+        # The session row is not locked here: a card turned meanwhile must not be
+        # hidden by a stamp that still carries the old count. Let the poll rebuild it.
+        transaction.on_commit(lambda: live.bump(table.pk))
+    else:
+        transaction.on_commit(lambda: live.publish(table.pk, live.stamp(table), due))
 
 
 def _text(value: Any) -> Any:

@@ -59,7 +59,7 @@ def table_move(request, pk: int):
         table.pk,
         request.pupil,
         move,
-        int(version) if version.isdigit() else None,
+        int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
         request.POST.get("move_id", "")[:64],
     )
     table = _pupil_table(request, pk)

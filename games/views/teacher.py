@@ -100,7 +100,8 @@ def _live_version(session: GameSession) -> str:
             services.advance(pk)
     versions = session.tables.order_by("number").values_list("version", flat=True)
     bucket = int(timezone.now().timestamp() // 30)
-    return f"{session.status}-{'.'.join(str(v) for v in versions)}-{bucket}"
+    cards = f"c{session.cards_shown}" if session.whole_class else ""
+    return f"{session.status}{cards}-{'.'.join(str(v) for v in versions)}-{bucket}"
 
 
 @teacher_required

@@ -522,3 +522,12 @@ def test_a_turned_card_reaches_a_waiting_tablet_through_the_poll(
         services.show_next_card(session)
     answer = pupil_client.get(url, {"t": token, "v": stamp}, **HTMX)
     assert answer.status_code == 200
+
+
+def test_a_second_tap_that_raced_the_first_turns_no_second_card(start, pupils):
+    session = start(players=2, whole_class=True)
+    assert services.show_next_card(session, expected=1) == 2
+    # The second tap was sent from a screen that still showed one card.
+    assert services.show_next_card(session, expected=1) == 2
+    session.refresh_from_db()
+    assert session.cards_shown == 2

@@ -325,3 +325,12 @@ def test_a_superscript_digit_is_a_clear_note_not_an_error(start, pupil_client):
     assert response.status_code == 200
     assert "Type a number with the keypad." in response.content.decode()
     assert not Attempt.objects.exists()
+
+
+@pytest.mark.parametrize("version", ["²", "9" * 5000, "-1", ""])
+def test_a_forged_version_is_a_stale_board_not_an_error(start, pupil_client, version):
+    session, table = start()
+    data = {"version": version, "move_id": "v1", **step_fields(state_of(table))}
+    response = pupil_client.post(reverse("games:table_move", args=[table.pk]), data, **HTMX)
+    assert response.status_code == 200
+    assert not Move.objects.exists()
