@@ -29,7 +29,7 @@ from engine.nmbr9.game import MAX_TYPED, counting_levels
 from engine.nmbr9.stack import level_digit_sums
 
 from .. import boards, live, narration, stacks
-from .base import MAX_FIELD, Presenter
+from .base import Presenter
 
 COMPUTER_SCORE_TTL = 24 * 60 * 60
 # A pupil waiting for the teacher's card re-reads the page this often: turning a
@@ -121,20 +121,6 @@ class Nmbr9Presenter(Presenter):
     signed_fields = frozenset({"x", "y"})
 
     # ------------------------------------------------------------------ moves
-
-    def read_move(self, post) -> dict[str, Any] | None:
-        # As the base, but only ASCII digits: "²".isdigit() is True and int("²") fails.
-        kind = post.get("type", "")
-        if kind not in self.move_fields:
-            return None
-        move: dict[str, Any] = {"type": kind}
-        for name in self.move_fields[kind]:
-            raw = post.get(name, "").strip()[:MAX_FIELD]
-            body = raw[1:] if name in self.signed_fields and raw.startswith("-") else raw
-            if not (body.isascii() and body.isdigit()):
-                return {"type": kind, "invalid": name}
-            move[name] = int(raw)
-        return move
 
     def invalid_note(self, move: dict[str, Any] | None) -> str:
         if move and move.get("invalid") == "value":

@@ -16,7 +16,7 @@ from engine.ultimes import FINISH, bot_moves
 
 from .. import boards, live, narration, tracks
 from ..models import Move
-from .base import MAX_FIELD, Presenter
+from .base import Presenter
 
 LOG_MOVES = 8  # the last moves read for the table's log
 LOG_LINES = 6
@@ -74,19 +74,6 @@ class UltimesPresenter(Presenter):
     number_fields = frozenset({"count", "value", "square"})
 
     # ------------------------------------------------------------------ moves
-
-    def read_move(self, post) -> dict[str, Any] | None:
-        # Only ASCII digits: "²" or "٣" pass str.isdigit() but are no keypad answer.
-        kind = post.get("type", "")
-        if kind not in self.move_fields:
-            return None
-        move: dict[str, Any] = {"type": kind}
-        for name in self.move_fields[kind]:
-            raw = post.get(name, "").strip()[:MAX_FIELD]
-            if not (raw.isascii() and raw.isdigit()):
-                return {"type": kind, "invalid": name}
-            move[name] = int(raw)
-        return move
 
     def invalid_note(self, move: dict[str, Any] | None) -> str:
         field = (move or {}).get("invalid")
