@@ -2,14 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.core.cache import cache
 from django.http import QueryDict
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from engine.core import IllegalMove
 from engine.registry import get_game
+from games import live
 
 MAX_FIELD = 40  # no move field needs more; a huge paste is cut before it reaches the engine
+
+
+def drawn_once(table, kind: str, draw: Callable[[], str], *, shared: bool = True) -> str:
+    """A board's SVG. Every tablet at a table sees the same board until the next
+    move, so a shared board is drawn once per table version and language; a
+    board whose squares are buttons (they carry one tap's id) is drawn for its
+    pupil alone (``shared=False``). ``draw`` runs only on a cache miss."""
+    if not shared:
+        return draw()
+    key = f"{kind}:{table.pk}:{live.stamp(table)}:{get_language()}"
+    html = cache.get(key)
+    if html is not None:
+        return mark_safe(html)  # our own rendered template, read back from the cache
+    html = draw()
+    cache.set(key, html, 60)
+    return html
 
 
 class Presenter:
@@ -77,11 +98,11 @@ class Presenter:
 
     def deadline(self, state) -> int | None:
         """Seconds per turn when turns are timed."""
-        return getattr(state, "deadline", None)
+        return None
 
     def time_limit_minutes(self, state) -> int | None:
-        options = getattr(state, "options", None)
-        return getattr(options, "time_limit_minutes", None)
+        """Minutes after which the server ends the game."""
+        return None
 
     # ------------------------------------------------------------------ evidence
 

@@ -151,12 +151,6 @@ class Nmbr9Presenter(Presenter):
     def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
         return bot_moves(state, player, seed)
 
-    def deadline(self, state) -> int | None:
-        return None
-
-    def time_limit_minutes(self, state) -> int | None:
-        return None
-
     # ------------------------------------------------------------------ words
 
     def event_text(self, event: dict[str, Any], names: dict[int, str]) -> str:

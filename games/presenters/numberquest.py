@@ -4,42 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from engine.arithmetic import SKILL_OF, operations_that_make
 from engine.numberquest.game import free_makeable
 
-from .. import boards, live, narration
-from .base import Presenter
+from .. import boards, narration
+from .base import Presenter, drawn_once
 
 CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made", "no_number"}
 
 
 def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[int],
                move_id: str) -> str:
-    """The board's SVG. Every tablet at a table sees the same board until the
-    next move, so it is drawn once per table version; only the board of the
-    pupil placing a token (its squares carry that tap's id) is drawn for them."""
-    template = "games/numberquest/_board.html"
+    """The diamond's SVG; its squares are buttons for the pupil placing a token."""
 
     def draw() -> str:
         board = boards.diamond(view, tappable=tappable, chain=chain)
-        return render_to_string(template, {"table": table, "board": board, "move_id": move_id})
+        return render_to_string(
+            "games/numberquest/_board.html", {"table": table, "board": board, "move_id": move_id}
+        )
 
-    if tappable is not None:
-        return draw()
-    key = f"board:{table.pk}:{live.stamp(table)}:{get_language()}"
-    html = cache.get(key)
-    if html is not None:
-        return mark_safe(html)  # our own rendered template, read back from the cache
-    html = draw()
-    cache.set(key, html, 60)
-    return html
+    return drawn_once(table, "board", draw, shared=tappable is None)
 
 
 class NumberQuestPresenter(Presenter):
@@ -75,6 +64,12 @@ class NumberQuestPresenter(Presenter):
 
     def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
         return self.engine.bot_moves(state, player, level or "greedy", seed)
+
+    def deadline(self, state) -> int | None:
+        return state.deadline
+
+    def time_limit_minutes(self, state) -> int | None:
+        return state.options.time_limit_minutes
 
     def opportunities(self, state, events: list[dict[str, Any]]):
         # A roll that starts a turn: which operations could have made a free square.

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from engine.core import Event, IllegalMove
 from engine.ultimes import FINISH, bot_moves
 
-from .. import boards, live, narration, tracks
+from .. import boards, narration, tracks
 from ..models import Move
-from .base import Presenter
+from .base import Presenter, drawn_once
 
 LOG_MOVES = 8  # the last moves read for the table's log
 LOG_LINES = 6
@@ -38,28 +36,21 @@ def track_html(
     so it is drawn once per table version; only the track whose squares are
     buttons (they carry that tap's id) is drawn for its pupil alone."""
     marks = bool(view.get("mark_ultimates"))
-    context = {
-        "table": table,
-        "track": tracks.track(
+
+    def draw() -> str:
+        track = tracks.track(
             view,
             names=names,
             tappable=tappable,
             mark_ultimates=marks,
             mark_elevated=marks and MARK_ELEVATED_WITH_ULTIMATES,
-        ),
-        "move_id": move_id,
-        "move_type": phase,
-    }
-    template = "games/ultimes/_track.html"
-    if tappable:
-        return render_to_string(template, context)
-    key = f"track:{table.pk}:{live.stamp(table)}:{get_language()}"
-    html = cache.get(key)
-    if html is not None:
-        return mark_safe(html)  # our own rendered template, read back from the cache
-    html = render_to_string(template, context)
-    cache.set(key, html, 60)
-    return html
+        )
+        return render_to_string(
+            "games/ultimes/_track.html",
+            {"table": table, "track": track, "move_id": move_id, "move_type": phase},
+        )
+
+    return drawn_once(table, "track", draw, shared=not tappable)
 
 
 class UltimesPresenter(Presenter):
@@ -99,12 +90,6 @@ class UltimesPresenter(Presenter):
 
     def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
         return bot_moves(state, player, seed)
-
-    def deadline(self, state) -> int | None:
-        return None
-
-    def time_limit_minutes(self, state) -> int | None:
-        return None
 
     def opportunities(self, state, events):
         return None  # no choice of operations here: every turn is the same calculation
