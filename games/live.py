@@ -22,7 +22,7 @@ Token = tuple[str, float | None]
 _client = None
 
 
-def _redis():
+def redis_client():
     """The process's Redis client, or None in the embedded default."""
     global _client
     if _client is None and settings.REDIS_URL:
@@ -59,7 +59,7 @@ def stamp(table) -> str:
 
 
 def publish(table_id: int, table_stamp: str, due: float | None) -> None:
-    client = _redis()
+    client = redis_client()
     if client is not None:
         client.set(_key(table_id), _encode((table_stamp, due)), ex=TTL)
     else:
@@ -68,7 +68,7 @@ def publish(table_id: int, table_stamp: str, due: float | None) -> None:
 
 def bump(table_id: int) -> None:
     """Something beside a move changed (a seat, a pause): make every tablet re-read."""
-    client = _redis()
+    client = redis_client()
     if client is not None:
         client.delete(_key(table_id))
     else:
@@ -76,7 +76,7 @@ def bump(table_id: int) -> None:
 
 
 def read(table_id: int) -> Token | None:
-    client = _redis()
+    client = redis_client()
     if client is not None:
         return _decode(client.get(_key(table_id)))
     return cache.get(_key(table_id))
@@ -85,7 +85,7 @@ def read(table_id: int) -> Token | None:
 def read_many(table_ids: list[int]) -> dict[int, Token | None]:
     if not table_ids:
         return {}
-    client = _redis()
+    client = redis_client()
     if client is not None:
         raws = client.mget([_key(pk) for pk in table_ids])
         return {pk: _decode(raw) for pk, raw in zip(table_ids, raws, strict=True)}

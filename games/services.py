@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch, Subquery
 from django.utils import timezone
 
 from classroom.models import Attempt, Opportunity, Pupil
@@ -23,7 +24,7 @@ from classroom.tasks import recompute_pupils
 from engine.core import IllegalMove, Outcome
 from engine.registry import get_game
 
-from . import live
+from . import live, watching
 from .models import GameSession, Move, Seat, Table
 from .presenters import presenter
 
@@ -164,7 +165,7 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
                 number += 1
                 touched.append(_create_table(session, number, group, rng, seed=deck_seed))
     for table in touched:
-        transaction.on_commit(lambda t=table: live.bump(t.pk))
+        transaction.on_commit(lambda t=table: (live.bump(t.pk), watching.forget(t.pk)))
     return touched
 
 
@@ -244,10 +245,11 @@ def play(
     table_id: int, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str
 ) -> PlayResult:
     with transaction.atomic():
+        # The seats with their pupils: the answer's page names them.
         table = (
-            Table.objects.select_for_update()
+            Table.objects.select_for_update(of=("self",))
             .select_related("session")
-            .prefetch_related("seats")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("pupil")))
             .get(pk=table_id)
         )
         earlier = Move.objects.filter(table=table, move_id=move_id).first() if move_id else None
@@ -392,7 +394,7 @@ def advance(table_id: int) -> bool:
     """Make the server's moves that are due at this table; True if any was made."""
     with transaction.atomic():
         table = (
-            Table.objects.select_for_update()
+            Table.objects.select_for_update(of=("self",))
             .select_related("session")
             .prefetch_related("seats")
             .get(pk=table_id)
@@ -459,9 +461,8 @@ def _record_opportunities(table: Table, state, events: list[dict[str, Any]]) -> 
 def _record_used(table: Table, pupil: Pupil, used: list[str] | None) -> None:
     if used is None:
         return
-    latest = Opportunity.objects.filter(table=table, pupil=pupil).order_by("-pk").only("pk").first()
-    if latest is not None:
-        Opportunity.objects.filter(pk=latest.pk).update(used=used)
+    latest = Opportunity.objects.filter(table=table, pupil=pupil).order_by("-pk").values("pk")[:1]
+    Opportunity.objects.filter(pk=Subquery(latest)).update(used=used)
 
 
 def tables_for_pupil(pupil: Pupil) -> list[Table]:

@@ -2,34 +2,49 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any
 
-from django.core.cache import cache
 from django.http import QueryDict
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from engine.core import IllegalMove
 from engine.registry import get_game
-from games import live
 
 MAX_FIELD = 40  # no move field needs more; a huge paste is cut before it reaches the engine
 
 
-def drawn_once(table, kind: str, draw: Callable[[], str], *, shared: bool = True) -> str:
-    """A board's SVG. Every tablet at a table sees the same board until the next
-    move, so a shared board is drawn once per table version and language; a
-    board whose squares are buttons (they carry one tap's id) is drawn for its
-    pupil alone (``shared=False``). ``draw`` runs only on a cache miss."""
-    if not shared:
+_drawn: OrderedDict[tuple, str] = OrderedDict()
+_drawn_lock = threading.Lock()
+DRAWN_MAX = 512  # boards of 10-20 kB: a few MB per process at most
+
+
+def drawn_once(kind: str, what: Hashable | None, draw: Callable[[], str]) -> str:
+    """A board's SVG, drawn once per process for what it shows.
+
+    ``what`` must name everything ``draw`` reads (the tokens, the pawns, the
+    names); boards that show the same are drawn once and served to every
+    tablet at every table until they change. Most moves (a calculation step, a
+    pass) change no square, so the key is the board's content, not the table's
+    version. ``what=None``: drawn for one request alone (squares that are
+    buttons carry that tap's id). Kept in the process, not in Redis: a hit
+    then costs a dict lookup, not a round trip and an unpickling."""
+    if what is None:
         return draw()
-    key = f"{kind}:{table.pk}:{live.stamp(table)}:{get_language()}"
-    html = cache.get(key)
-    if html is not None:
-        return mark_safe(html)  # our own rendered template, read back from the cache
-    html = draw()
-    cache.set(key, html, 60)
+    key = (kind, what, get_language())
+    with _drawn_lock:
+        html = _drawn.get(key)
+        if html is not None:
+            _drawn.move_to_end(key)
+            return html
+    html = mark_safe(draw())  # noqa: S308 - our own rendered template
+    with _drawn_lock:
+        _drawn[key] = html
+        if len(_drawn) > DRAWN_MAX:
+            _drawn.popitem(last=False)
     return html
 
 
@@ -95,6 +110,22 @@ class Presenter:
 
     def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
         raise NotImplementedError
+
+    # Games of open information, where every player the game is not waiting on
+    # sees the same page but for the "(you)" mark (games.watching).
+    watchers_share_a_page = False
+
+    def watching(self, table, state, player: int | None) -> bool:
+        """Whether this player, on their own tablet, sees the watchers' page:
+        the game goes on without them and no clock ticks on the page."""
+        return (
+            self.watchers_share_a_page
+            and player is not None
+            and table.session.tablets == table.session.Tablets.OWN
+            and self.engine.result(state) is None
+            and player not in self.waiting_on(state)
+            and not self.deadline(state)
+        )
 
     def deadline(self, state) -> int | None:
         """Seconds per turn when turns are timed."""

@@ -28,7 +28,8 @@ def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[
             "games/numberquest/_board.html", {"table": table, "board": board, "move_id": move_id}
         )
 
-    return drawn_once(table, "board", draw, shared=tappable is None)
+    shown = (repr(view["board"]), tuple(sorted(chain))) if tappable is None else None
+    return drawn_once("diamond", shown, draw)
 
 
 class NumberQuestPresenter(Presenter):
@@ -43,6 +44,7 @@ class NumberQuestPresenter(Presenter):
         "cant": (),
     }
     number_fields = frozenset({"left", "right", "result", "square", "balance"})
+    watchers_share_a_page = True
 
     def read_move(self, post) -> dict[str, Any] | None:
         if post.get("type") != "step":

@@ -32,9 +32,9 @@ def _who(names: dict[int, str], player: Any) -> str:
 def track_html(
     table, view: dict[str, Any], names: dict[int, str], *, tappable: bool, move_id: str, phase: str
 ) -> str:
-    """The track's SVG. Every tablet sees the same track until the next move,
-    so it is drawn once per table version; only the track whose squares are
-    buttons (they carry that tap's id) is drawn for its pupil alone."""
+    """The track's SVG, drawn once for what it shows (the pawns, the phase, the
+    names); only the track whose squares are buttons (they carry that tap's id)
+    is drawn for its pupil alone."""
     marks = bool(view.get("mark_ultimates"))
 
     def draw() -> str:
@@ -50,7 +50,19 @@ def track_html(
             {"table": table, "track": track, "move_id": move_id, "move_type": phase},
         )
 
-    return drawn_once(table, "track", draw, shared=not tappable)
+    shown = None
+    if not tappable:
+        shown = (
+            phase,
+            view.get("phase"),
+            view.get("turn"),
+            tuple(view.get("positions", [])),
+            view.get("reached"),
+            view.get("winner"),
+            marks,
+            tuple(sorted(names.items())),
+        )
+    return drawn_once("track", shown, draw)
 
 
 class UltimesPresenter(Presenter):
@@ -63,6 +75,7 @@ class UltimesPresenter(Presenter):
         "send": ("square",),
     }
     number_fields = frozenset({"count", "value", "square"})
+    watchers_share_a_page = True
 
     # ------------------------------------------------------------------ moves
 

@@ -6,16 +6,19 @@ from django.contrib import messages
 from django.db.models import Prefetch
 from django.http import HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from classroom.views.access import pupil_required
 from engine.registry import get_game
 
-from .. import live, services
+from .. import live, services, watching
 from ..models import GameSession, Seat, Table
 from ..presenters import presenter
-from .tables import read_poll_token, table_context
+from .tables import poll_token, read_poll_token, table_context
+
+PLAYABLE = ["running", "paused", "ended"]
 
 
 def _pupil_table(request, pk: int) -> Table:
@@ -23,7 +26,7 @@ def _pupil_table(request, pk: int) -> Table:
         Table.objects.select_related("session").prefetch_related("seats__pupil"),
         pk=pk,
         seats__pupil=request.pupil,
-        session__status__in=["running", "paused", "ended"],
+        session__status__in=PLAYABLE,
     )
 
 
@@ -39,6 +42,25 @@ def _render(
     return render(request, template, context, status=status)
 
 
+def _render_for_watcher(request, table: Table, pupil) -> HttpResponse:
+    """A poll's answer: the page every watcher at the table shares when this
+    pupil is one of them (kept for the others' polls), else their own."""
+    shown = presenter(table.session.game)
+    state = shown.engine.from_json(table.state)
+    player = services.player_for(table, pupil, state)
+    if not shown.watching(table, state, player):
+        return _render(request, table, pupil, partial=True)
+    context = table_context(table, player=player, pupil=pupil, for_watchers=True)
+    html = render_to_string(f"games/{table.session.game}/_table.html", context, request)
+    watchers = {
+        seat.pupil_id: seat.player
+        for seat in table.seats.all()
+        if seat.pupil_id and shown.watching(table, state, seat.player)
+    }
+    watching.store(table.pk, context["stamp"], watchers, html)
+    return HttpResponse(watching.personal(html, player, poll_token(table, pupil.pk, None)))
+
+
 @pupil_required
 @require_GET
 def table_play(request, pk: int):
@@ -49,20 +71,28 @@ def table_play(request, pk: int):
 @pupil_required
 @require_POST
 def table_move(request, pk: int):
-    table = _pupil_table(request, pk)
-    shown = presenter(table.session.game)
+    # Only the pupil's own table; its seats are read by play() under the lock.
+    seated = get_object_or_404(
+        Table.objects.select_related("session").only("session__game"),
+        pk=pk,
+        seats__pupil=request.pupil,
+        session__status__in=PLAYABLE,
+    )
+    shown = presenter(seated.session.game)
     move = shown.read_move(request.POST)
     if move is None or "invalid" in move:
+        table = _pupil_table(request, pk)
         return _answer(request, table, note=shown.invalid_note(move), note_kind="error")
     version = request.POST.get("version", "")
     outcome = services.play(
-        table.pk,
+        pk,
         request.pupil,
         move,
         int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
         request.POST.get("move_id", "")[:64],
     )
-    table = _pupil_table(request, pk)
+    # An applied move's table is the one play() saved, seats and pupils with it.
+    table = outcome.table if outcome.status == "applied" else _pupil_table(request, pk)
     if outcome.status == "stale":
         return _answer(request, table, note=_("The game moved on: here is the board now."))
     if outcome.status == "closed":
@@ -103,6 +133,11 @@ def table_poll(request, pk: int):
             return HttpResponse(status=404)
     if token[0] == request.GET.get("v"):
         return HttpResponse(status=204)
+    if reader.get("p"):
+        # Another watcher's poll may have rendered this version already.
+        copy = watching.copy_for(pk, token[0], reader["p"], poll_token(pk, reader["p"], None))
+        if copy is not None:
+            return HttpResponse(copy)
     # Two queries: the table with its session, the seats with their pupils.
     table = (
         Table.objects.select_related("session")
@@ -115,7 +150,7 @@ def table_poll(request, pk: int):
             return HttpResponseForbidden()
         # The signed token names the pupil: no need to read their sign-in session.
         request.pupil = pupil
-        return _render(request, table, pupil, partial=True)
+        return _render_for_watcher(request, table, pupil)
     from .teacher import render_table_for_teacher
 
     return render_table_for_teacher(request, table)

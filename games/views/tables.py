@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from classroom import roster
 
-from .. import live
+from .. import live, watching
 from ..models import Table
 from ..presenters import presenter
 
@@ -20,8 +20,9 @@ POLL_SALT = "numbo.table.poll"
 POLL_MAX_AGE = 12 * 60 * 60
 
 
-def poll_token(table: Table, pupil_id: int | None, teacher_id: int | None) -> str:
-    return signing.dumps({"t": table.pk, "p": pupil_id, "k": teacher_id}, salt=POLL_SALT)
+def poll_token(table: Table | int, pupil_id: int | None, teacher_id: int | None) -> str:
+    table_id = table if isinstance(table, int) else table.pk
+    return signing.dumps({"t": table_id, "p": pupil_id, "k": teacher_id}, salt=POLL_SALT)
 
 
 # Tokens already verified by this process: a tablet sends the same one every
@@ -71,9 +72,13 @@ def table_context(
     feedback: list[dict[str, Any]] | None = None,
     note: str = "",
     note_kind: str = "info",
+    for_watchers: bool = False,
 ) -> dict[str, Any]:
     """Everything a table's templates draw, for a pupil (``player``) or, with
-    ``player=None``, for the teacher's live view and the projector."""
+    ``player=None``, for the teacher's live view and the projector.
+
+    ``for_watchers``: the page every watcher shares (games.watching), with
+    slots for the poll token and the "(you)" mark."""
     session = table.session
     shown = presenter(session.game)
     state = shown.engine.from_json(table.state)
@@ -93,9 +98,17 @@ def table_context(
         "note_kind": note_kind,
         "poll_url": reverse("games:table_poll", args=[table.pk])
         + "?t="
-        + poll_token(table, getattr(pupil, "pk", None), getattr(teacher, "pk", None)),
+        + (
+            watching.TOKEN_SLOT
+            if for_watchers
+            else poll_token(table, getattr(pupil, "pk", None), getattr(teacher, "pk", None))
+        ),
         "is_pupil": pupil is not None,
+        "you_slots": for_watchers,
     }
     context.update(shown.context(table, state, view, context))
+    if for_watchers:
+        for shown_player in context.get("players", []):
+            shown_player["you"] = False
     context["feedback"] = [t for t in (shown.event_text(e, names) for e in feedback or []) if t]
     return context

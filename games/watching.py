@@ -1,0 +1,92 @@
+"""The table as the pupils who are not playing see it, rendered once per move.
+
+At a table of four on their own tablets one pupil plays and three watch. After
+each move all three polls find a new version, and the three pages they need
+differ in two places only: the poll token in the ``#table`` element and which
+player is marked "(you)". So the first watcher's poll renders the page with a
+slot for each, keeps it in Redis for a minute, and the other watchers' polls
+fill the slots in their copy: no query, no template.
+
+Which pupils may take the copy is stored with it: only those the game calls
+watchers now (see ``Presenter.watching``), whose own render is the same page.
+A copy holding a form is never shared (it would carry one pupil's CSRF token).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+
+from . import live
+
+TOKEN_SLOT = "watchers-poll-token"
+TTL = 60  # s: a copy is only useful until the next move
+
+
+def you_slot(player: int) -> str:
+    """Where a watcher's copy marks their own player (a comment in the others')."""
+    return f"<!--you:{player}-->"
+
+
+def _key(table_id: int, language: str) -> str:
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:watch:{table_id}:{language}"
+
+
+def store(table_id: int, stamp: str, watchers: dict[int, int], html: str) -> bool:
+    """Keep the watchers' page of this table version; ``watchers`` maps the
+    pupils who may take it to their player. False if the page is not shareable."""
+    if "csrfmiddlewaretoken" in html or TOKEN_SLOT not in html:
+        return False
+    header = json.dumps({"s": stamp, "w": {str(k): v for k, v in watchers.items()}})
+    raw = f"{header}\n{html}"
+    client = live.redis_client()
+    if client is not None:
+        client.set(_key(table_id, get_language()), raw, ex=TTL)
+    else:
+        cache.set(_key(table_id, get_language()), raw, TTL)
+    return True
+
+
+def copy_for(table_id: int, stamp: str, pupil_id: int, token: str) -> str | None:
+    """This pupil's copy of the watchers' page of version ``stamp``, or None
+    (no page kept, an older one, or the pupil is not watching)."""
+    client = live.redis_client()
+    key = _key(table_id, get_language())
+    raw = client.get(key) if client is not None else cache.get(key)
+    if raw is None:
+        return None
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    header, _, html = text.partition("\n")
+    found = json.loads(header)
+    player = found["w"].get(str(pupil_id))
+    if found["s"] != stamp or player is None:
+        return None
+    return personal(html, player, token)
+
+
+def personal(html: str, player: int, token: str) -> str:
+    return html.replace(TOKEN_SLOT, token, 1).replace(you_slot(player), _you_mark(), 1)
+
+
+def forget(table_id: int) -> None:
+    """Seats changed without a move: no copy of the old page may be served."""
+    keys = [_key(table_id, code) for code, _name in settings.LANGUAGES]
+    client = live.redis_client()
+    if client is not None:
+        client.delete(*keys)
+    else:
+        cache.delete_many(keys)
+
+
+_marks: dict[str, str] = {}
+
+
+def _you_mark() -> str:
+    language = get_language()
+    if language not in _marks:
+        _marks[language] = render_to_string("games/_you.html")
+    return _marks[language]
