@@ -12,4 +12,4 @@ RUN DEBUG=1 python manage.py compilemessages --ignore=.venv -v0 \
 RUN useradd --create-home numbo && mkdir -p /app/var && chown numbo /app/var
 USER numbo
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py"]

@@ -75,6 +75,7 @@ def bench_env(static_root: str) -> dict[str, str]:
         STATIC_ROOT=static_root,
         LOG_LEVEL="WARNING",
         CACHE_KEY_PREFIX="numbo-bench",
+        GUNICORN_ACCESS_LOG="",
         PYTHONPATH=str(ROOT),
     )
     return env
@@ -223,18 +224,14 @@ def start_gunicorn(env, app: str, workers: int, threads: int, ready_path: str) -
         str(ROOT),
         "--pythonpath",
         str(BENCH_DIR),
-        "--worker-class",
-        "gthread",
+        # The web image's settings (threaded workers, keep-alive 10 s...), with
+        # the number of workers and threads under test.
+        "--config",
+        str(ROOT / "config" / "gunicorn.conf.py"),
         "--workers",
         str(workers),
         "--threads",
         str(threads),
-        "--keep-alive",
-        "10",  # tablets poll every 2 s: their connections stay open (gunicorn's default is 2 s)
-        "--backlog",
-        "2048",
-        "--worker-tmp-dir",
-        "/dev/shm",
         "--log-level",
         "warning",
     ]

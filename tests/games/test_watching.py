@@ -25,7 +25,8 @@ def poll(client, table, pupil, version="0r"):
 
 def own_page(table, pupil) -> str:
     """The page this pupil's poll rendered before pages were shared."""
-    table = Table.objects.select_related("session").prefetch_related("seats__pupil").get(pk=table.pk)
+    found = Table.objects.select_related("session").prefetch_related("seats__pupil")
+    table = found.get(pk=table.pk)
     state = get_game(table.session.game).from_json(table.state)
     player = services.player_for(table, pupil, state)
     context = table_context(table, player=player, pupil=pupil)

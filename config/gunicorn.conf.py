@@ -1,0 +1,20 @@
+"""gunicorn's settings for the web image: the configuration the load benchmark
+(tests/bench/bench_load.py) measures.
+
+Threaded workers keep idle keep-alive connections off the worker: every tablet
+polls every 2 s over a connection it keeps open. One thread per worker and a
+worker per half core: the work is CPU-bound Python, so more threads add only
+contention for the interpreter lock.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
+worker_class = "gthread"
+threads = 1
+keepalive = 10  # s; longer than the tablets' 2 s between polls
+backlog = 2048  # a class signing in at once
+worker_tmp_dir = "/dev/shm"  # the heartbeat file off the disk
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None  # "" turns it off
