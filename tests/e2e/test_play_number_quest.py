@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from classroom.models import Attempt
+from engine.registry import get_game
 from games import live, services
 from games.models import GameSession, Move
 
@@ -118,3 +119,30 @@ def test_a_paused_game_says_so(
     lea.get_by_role("link", name="Play at table 1").click()
     services.set_status(table.session, GameSession.Status.PAUSED)
     expect(lea.get_by_test_id("status")).to_contain_text("Paused", timeout=5000)
+
+
+def test_three_tablets_each_mark_their_own_pupil_while_two_watch(
+    live_server, browser, browser_context_args, classroom, pupils, teacher
+):
+    """Two watchers share one render of the table (games.watching): each still
+    sees the move and "(you)" on their own line only."""
+    session = services.start_session(
+        classroom, teacher, game="numberquest", options={"preset": "addition"},
+        pupils=pupils, table_size=3, seating={p.pk: 1 for p in pupils}, seed=5,
+    )
+    table = session.tables.get()
+    seats = {s.pupil_id: s.player for s in table.seats.all()}
+    current = get_game("numberquest").from_json(table.state).current
+    pages = {}
+    for pupil in pupils:
+        pages[pupil.pk] = tablet(browser, browser_context_args, live_server, classroom, pupil)
+        pages[pupil.pk].get_by_role("link", name="Play at table 1").click()
+    playing = next(p for p in pupils if seats[p.pk] == current)
+    add_first_two(pages[playing.pk])
+    for pupil in pupils:
+        page = pages[pupil.pk]
+        expect(page.locator("ul.steps li")).to_have_count(1, timeout=5000)
+        own = page.locator(".players .player").nth(seats[pupil.pk])
+        expect(own).to_contain_text("(you)")
+        expect(page.locator(".players")).to_contain_text("(you)")
+        assert page.locator(".players").inner_text().count("(you)") == 1
