@@ -36,7 +36,8 @@ MAX_RESPONSE_MS = 30 * 60 * 1000
 class PlayResult:
     """What a tap led to. `status`: applied, replayed (double tap), stale
     (the tablet's board was old), refused (the rules said no), closed (the
-    session is paused or over)."""
+    session is paused or over), late (the turn's or the game's time ran out
+    first: the clock's move was made instead)."""
 
     status: str
     table: Table
@@ -261,6 +262,12 @@ def play(
             return PlayResult("stale", table)
         engine = get_game(table.session.game)
         state = engine.from_json(table.state)
+        # The clock is the server's: a turn whose time ran out before any poll
+        # noticed ends now, and this late move is not applied.
+        late = _clock_move(table, state)
+        if late is not None:
+            _apply_server_move(table, late)
+            return PlayResult("late", table)
         player = player_for(table, pupil, state)
         if player is None:
             return PlayResult(
@@ -404,9 +411,9 @@ def advance(table_id: int) -> bool:
             return False
         engine = get_game(table.session.game)
         state = engine.from_json(table.state)
-        game_end = _game_end(table, state)
-        if game_end and timezone.now() >= game_end:
-            _apply_server_move(table, {"type": "end", "reason": "time"})
+        late = _clock_move(table, state)
+        if late is not None and late["type"] == "end":
+            _apply_server_move(table, late)
             return True
         seat = _bot_seat(table, state)
         if seat is not None:
@@ -416,12 +423,23 @@ def advance(table_id: int) -> bool:
             for move in shown.bot_moves(state, seat.player, seat.bot_level, table.version):
                 _apply_server_move(table, move, player=seat.player)
             return True
-        seconds = presenter(table.session.game).deadline(state)
-        if seconds and timezone.now() >= table.turn_started_at + timedelta(seconds=seconds):
-            _apply_server_move(table, {"type": "timeout"})
+        if late is not None:
+            _apply_server_move(table, late)
             return True
         live.publish(table.pk, live.stamp(table), due_at(table, state))
         return False
+
+
+def _clock_move(table: Table, state) -> dict[str, Any] | None:
+    """The move the clock makes now, if any: the game's time or the turn's is up."""
+    now = timezone.now()
+    game_end = _game_end(table, state)
+    if game_end and now >= game_end:
+        return {"type": "end", "reason": "time"}
+    seconds = presenter(table.session.game).deadline(state)
+    if seconds and now >= table.turn_started_at + timedelta(seconds=seconds):
+        return {"type": "timeout"}
+    return None
 
 
 def _apply_server_move(table: Table, move: dict[str, Any], player: int | None = None) -> None:

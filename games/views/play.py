@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.db.models import Prefetch
 from django.http import HttpResponse, HttpResponseForbidden
@@ -19,6 +21,7 @@ from ..presenters import presenter
 from .tables import poll_token, read_poll_token, table_context
 
 PLAYABLE = ["running", "paused", "ended"]
+TAP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def _pupil_table(request, pk: int) -> Table:
@@ -89,7 +92,7 @@ def table_move(request, pk: int):
         request.pupil,
         move,
         int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
-        request.POST.get("move_id", "")[:64],
+        _tap_id(request.POST.get("move_id", "")),
     )
     # An applied move's table is the one play() saved, seats and pupils with it.
     table = outcome.table if outcome.status == "applied" else _pupil_table(request, pk)
@@ -101,7 +104,17 @@ def table_move(request, pk: int):
         return _answer(request, table, note=_("The game is paused. Wait for your teacher."))
     if outcome.status == "refused":
         return _answer(request, table, note=shown.refusal(outcome.refusal), note_kind="error")
+    if outcome.status == "late":
+        if table.finished:
+            return _answer(request, table, note=_("Time is up: the game is over."))
+        return _answer(request, table, note=_("Time was up: the turn went to the next player."))
     return _answer(request, table, feedback=outcome.events)
+
+
+def _tap_id(posted: str) -> str:
+    """The tap's id as the page made it (hex), or '' for anything else: a
+    forged id must not reach the database (PostgreSQL refuses a NUL byte)."""
+    return posted if TAP_ID.fullmatch(posted) else ""
 
 
 def _answer(request, table, **extra):

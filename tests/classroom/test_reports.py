@@ -352,3 +352,9 @@ def test_report_links_on_the_class_and_session_pages(teacher_client, classroom, 
     assert reverse("reports:pupil_report", args=[pupils[0].pk]) in text
     live = teacher_client.get(reverse("games:session_live", args=[played.pk])).content.decode()
     assert reverse("reports:session_report", args=[played.pk]) in live
+
+
+@pytest.mark.parametrize("job", ["²", "9" * 40, "-1", "abc"])
+def test_a_forged_job_number_is_ignored_not_an_error(teacher_client, classroom, job):
+    url = reverse("reports:class_report", args=[classroom.pk])
+    assert teacher_client.get(url, {"job": job}).status_code == 200

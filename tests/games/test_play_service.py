@@ -192,3 +192,16 @@ def test_the_shared_tablet_asks_to_pass_the_tablet(start, pupil_client, pupils):
     services.play(table.pk, pupils[0], {"type": "cant"}, 0, "tap-1")
     page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
     assert "Pass the tablet to Noah B." in page
+
+
+def test_a_move_after_the_turns_time_ran_out_is_not_applied(start, pupils):
+    """No poll ran advance() in time: play() itself ends the turn first."""
+    session, table = start(options={"preset": "addition", "turn_seconds": 30})
+    type(table).objects.filter(pk=table.pk).update(
+        turn_started_at=table.turn_started_at.replace(year=2000)
+    )
+    result = services.play(table.pk, pupils[0], a_right_step(state_of(table)), 0, "tap-late")
+    assert result.status == "late"
+    assert state_of(table).current == 1
+    assert not Attempt.objects.exists()
+    assert not Move.objects.filter(move_id="tap-late").exists()

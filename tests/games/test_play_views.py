@@ -334,3 +334,22 @@ def test_a_forged_version_is_a_stale_board_not_an_error(start, pupil_client, ver
     response = pupil_client.post(reverse("games:table_move", args=[table.pk]), data, **HTMX)
     assert response.status_code == 200
     assert not Move.objects.exists()
+
+
+@pytest.mark.parametrize("move_id", ["a\x00b", "x" * 5000, "<script>", "é"])
+def test_a_forged_tap_id_is_not_an_error(start, pupil_client, move_id):
+    session, table = start()
+    response = post_move(pupil_client, table, move_id=move_id, **step_fields(state_of(table)))
+    assert response.status_code == 200
+    assert "Right:" in response.content.decode()
+    assert Move.objects.get().move_id.startswith("server-")
+
+
+def test_a_late_move_on_a_timed_turn_says_the_time_was_up(start, pupil_client):
+    session, table = start(options={"preset": "addition", "turn_seconds": 30})
+    type(table).objects.filter(pk=table.pk).update(
+        turn_started_at=table.turn_started_at.replace(year=2000)
+    )
+    response = post_move(pupil_client, table, **step_fields(state_of(table)))
+    assert "Time was up" in response.content.decode()
+    assert not Attempt.objects.exists()
