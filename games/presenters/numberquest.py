@@ -122,14 +122,13 @@ class NumberQuestPresenter(Presenter):
         ]
         texts = [(e, self.event_text(e, names)) for e in reversed(view["events"])]
         calculations = [t for e, t in texts if e.get("kind") in CALCULATION_EVENTS]
-        current_seat_pupils = [
-            s for s in table.seats.all() if s.player == view["current"] and s.pupil_id
-        ]
+        humans = {s.player for s in table.seats.all() if s.pupil_id}
         handover = (
             session.tablets == session.Tablets.SHARED
             and base["pupil"] is not None
             and your_turn
-            and current_seat_pupils
+            and view["current"] in humans
+            and len(humans) > 1  # alone with the computer: nobody to pass the tablet to
             and not view.get("steps")
             and view.get("phase") == "calculate"
         )

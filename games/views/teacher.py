@@ -133,11 +133,21 @@ def session_control(request, pk: int):
         services.set_status(session, GameSession.Status.ENDED)
         messages.success(request, _("The game is over. Its calculations are in the reports."))
     elif action == "seat_late":
-        late = [p for p in session.classroom.pupils.all() if p.signed_in_at]
-        seated = services.seat_late_pupils(session, late)
-        messages.success(
-            request, _("%(count)d tables welcomed late pupils.") % {"count": len(seated)}
+        # Only pupils who signed in after the start: those the teacher left out
+        # of the game when starting it stay out.
+        late = list(
+            session.classroom.pupils.filter(signed_in_at__gte=session.created_at)
+            .exclude(seats__table__session=session)
+            .order_by("first_name", "initial")
         )
+        if not late:
+            messages.info(request, _("No pupil has signed in since the game started."))
+        else:
+            services.seat_late_pupils(session, late)
+            messages.success(
+                request,
+                _("Seated: %(names)s.") % {"names": ", ".join(p.short_name for p in late)},
+            )
     return redirect("games:session_live", pk=session.pk)
 
 

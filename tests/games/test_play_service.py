@@ -205,3 +205,13 @@ def test_a_move_after_the_turns_time_ran_out_is_not_applied(start, pupils):
     assert state_of(table).current == 1
     assert not Attempt.objects.exists()
     assert not Move.objects.filter(move_id="tap-late").exists()
+
+
+def test_a_pupil_alone_with_the_computer_is_never_asked_to_pass_the_tablet(
+    start, pupil_client, pupils
+):
+    from django.urls import reverse
+
+    session, table = start(players=1, bot_level="greedy", tablets=GameSession.Tablets.SHARED)
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert "Your turn!" in page and "Pass the tablet" not in page

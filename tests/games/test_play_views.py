@@ -353,3 +353,23 @@ def test_a_late_move_on_a_timed_turn_says_the_time_was_up(start, pupil_client):
     response = post_move(pupil_client, table, **step_fields(state_of(table)))
     assert "Time was up" in response.content.decode()
     assert not Attempt.objects.exists()
+
+
+def test_seat_late_pupils_seats_only_those_who_signed_in_after_the_start(
+    start, teacher_client, pupils
+):
+    from datetime import timedelta
+
+    from classroom.models import Pupil
+
+    session, table = start(players=1, bot_level="greedy")
+    before = session.created_at - timedelta(minutes=5)
+    Pupil.objects.filter(pk=pupils[1].pk).update(signed_in_at=before)  # left out on purpose
+    url = reverse("games:session_control", args=[session.pk])
+    page = teacher_client.post(url, {"action": "seat_late"}, follow=True).content.decode()
+    assert "No pupil has signed in since the game started." in page
+    Pupil.objects.filter(pk=pupils[2].pk).update(signed_in_at=session.created_at + timedelta(1))
+    page = teacher_client.post(url, {"action": "seat_late"}, follow=True).content.decode()
+    assert "Seated: Inès D." in page
+    seated = set(table.seats.exclude(pupil=None).values_list("pupil_id", flat=True))
+    assert seated == {pupils[0].pk, pupils[2].pk}
