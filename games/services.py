@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, Subquery
 from django.utils import timezone
 
@@ -246,6 +246,7 @@ def play(
     table_id: int, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str
 ) -> PlayResult:
     with transaction.atomic():
+        _hold_session(table_id)
         # The seats with their pupils: the answer's page names them.
         table = (
             Table.objects.select_for_update(of=("self",))
@@ -286,6 +287,21 @@ def play(
             # Two requests with the same tap id raced past the first check.
             return PlayResult("replayed", table)
         return PlayResult("applied", table, [e.to_json() for e in outcome.events])
+
+
+def _hold_session(table_id: int) -> None:
+    """Share-lock the table's session row, before the table's own lock (the
+    order set_status() takes them in). A pause, an end or a turned card waits
+    for the moves under way, and a move waits for them, so it reads the
+    session as it now is; moves at different tables do not wait for each other."""
+    if not connection.features.has_select_for_update:
+        return  # SQLite: one writer at a time anyway
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {GameSession._meta.db_table} WHERE id = "
+            f"(SELECT session_id FROM {Table._meta.db_table} WHERE id = %s) FOR SHARE",
+            [table_id],
+        )
 
 
 def _pupil_of(table: Table, player: int, fallback: Pupil) -> Pupil:
@@ -400,6 +416,7 @@ def _game_end(table: Table, state) -> datetime | None:
 def advance(table_id: int) -> bool:
     """Make the server's moves that are due at this table; True if any was made."""
     with transaction.atomic():
+        _hold_session(table_id)
         table = (
             Table.objects.select_for_update(of=("self",))
             .select_related("session")

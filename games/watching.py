@@ -36,10 +36,15 @@ def _key(table_id: int, language: str) -> str:
     return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:watch:{table_id}:{language}"
 
 
-def store(table_id: int, stamp: str, watchers: dict[int, int], html: str) -> bool:
+def store(
+    table_id: int, stamp: str, watchers: dict[int, int], html: str, tap_id: str = ""
+) -> bool:
     """Keep the watchers' page of this table version; ``watchers`` maps the
-    pupils who may take it to their player. False if the page is not shareable."""
+    pupils who may take it to their player. False if the page is not shareable:
+    one holding a form (its CSRF token or its tap id ``tap_id``)."""
     if "csrfmiddlewaretoken" in html or TOKEN_SLOT not in html:
+        return False
+    if tap_id and tap_id in html:
         return False
     header = json.dumps({"s": stamp, "w": {str(k): v for k, v in watchers.items()}})
     raw = f"{header}\n{html}"
@@ -61,9 +66,13 @@ def copy_for(table_id: int, stamp: str, pupil_id: int, token: str) -> str | None
         return None
     text = raw.decode() if isinstance(raw, bytes) else raw
     header, _, html = text.partition("\n")
-    found = json.loads(header)
-    player = found["w"].get(str(pupil_id))
-    if found["s"] != stamp or player is None:
+    try:
+        found = json.loads(header)
+        player = found["w"].get(str(pupil_id))
+        kept_stamp = found["s"]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None  # not a page this code kept: render instead
+    if kept_stamp != stamp or not isinstance(player, int):
         return None
     return personal(html, player, token)
 

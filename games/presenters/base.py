@@ -19,33 +19,41 @@ MAX_FIELD = 40  # no move field needs more; a huge paste is cut before it reache
 
 _drawn: OrderedDict[tuple, str] = OrderedDict()
 _drawn_lock = threading.Lock()
-DRAWN_MAX = 512  # boards of 10-20 kB: a few MB per process at most
+DRAWN_MAX = 256  # a board is 15-25 kB: a class or three of tables, some MB per process
 
 
-def drawn_once(kind: str, what: Hashable | None, draw: Callable[[], str]) -> str:
+# A board whose squares are buttons carries the table's version and the tap's
+# id; it is drawn with these slots and each request fills in its own values.
+VERSION_SLOT = "board-version-slot"
+TAP_SLOT = "board-tap-slot"
+
+
+def drawn_once(kind: str, what: Hashable, draw: Callable[[], str],
+               fill: dict[str, str] | None = None) -> str:
     """A board's SVG, drawn once per process for what it shows.
 
     ``what`` must name everything ``draw`` reads (the tokens, the pawns, the
-    names); boards that show the same are drawn once and served to every
-    tablet at every table until they change. Most moves (a calculation step, a
-    pass) change no square, so the key is the board's content, not the table's
-    version. ``what=None``: drawn for one request alone (squares that are
-    buttons carry that tap's id). Kept in the process, not in Redis: a hit
-    then costs a dict lookup, not a round trip and an unpickling."""
-    if what is None:
-        return draw()
+    names, which squares are buttons); boards that show the same are drawn
+    once and served to every tablet at every table until they change. Most
+    moves (a calculation step, a pass) change no square, so the key is the
+    board's content, not the table's version. ``fill`` maps the slots a
+    board of buttons was drawn with (VERSION_SLOT, TAP_SLOT) to this
+    request's values. Kept in the process, not in Redis: a hit costs a dict
+    lookup, not a round trip."""
     key = (kind, what, get_language())
     with _drawn_lock:
         html = _drawn.get(key)
         if html is not None:
             _drawn.move_to_end(key)
-            return html
-    html = mark_safe(draw())  # noqa: S308 - our own rendered template
-    with _drawn_lock:
-        _drawn[key] = html
-        if len(_drawn) > DRAWN_MAX:
-            _drawn.popitem(last=False)
-    return html
+    if html is None:
+        html = draw()
+        with _drawn_lock:
+            _drawn[key] = html
+            if len(_drawn) > DRAWN_MAX:
+                _drawn.popitem(last=False)
+    for slot, value in (fill or {}).items():
+        html = html.replace(slot, value)
+    return mark_safe(html)  # noqa: S308 - our own rendered template
 
 
 class Presenter:

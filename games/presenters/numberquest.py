@@ -13,7 +13,7 @@ from engine.arithmetic import SKILL_OF, operations_that_make
 from engine.numberquest.game import free_makeable
 
 from .. import boards, narration
-from .base import Presenter, drawn_once
+from .base import TAP_SLOT, VERSION_SLOT, Presenter, drawn_once
 
 CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made", "no_number"}
 
@@ -25,11 +25,23 @@ def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[
     def draw() -> str:
         board = boards.diamond(view, tappable=tappable, chain=chain)
         return render_to_string(
-            "games/numberquest/_board.html", {"table": table, "board": board, "move_id": move_id}
+            "games/numberquest/_board.html",
+            {"table": table, "board": board, "version": VERSION_SLOT, "move_id": TAP_SLOT},
         )
 
-    shown = (repr(view["board"]), tuple(sorted(chain))) if tappable is None else None
-    return drawn_once("diamond", shown, draw)
+    # The squares never change but for their tokens; a board of buttons posts
+    # to its own table.
+    board = view["board"]
+    shown = (
+        board["lo"],
+        board["hi"],
+        tuple(s["owner"] for s in board["squares"]),
+        tuple(sorted(chain)),
+        tappable,
+        tappable is not None and table.pk,
+    )
+    fill = {VERSION_SLOT: str(table.version), TAP_SLOT: move_id}
+    return drawn_once("diamond", shown, draw, fill if tappable is not None else None)
 
 
 class NumberQuestPresenter(Presenter):

@@ -14,7 +14,7 @@ from engine.ultimes import FINISH, bot_moves
 
 from .. import boards, narration, tracks
 from ..models import Move
-from .base import Presenter, drawn_once
+from .base import TAP_SLOT, VERSION_SLOT, Presenter, drawn_once
 
 LOG_MOVES = 8  # the last moves read for the table's log
 LOG_LINES = 6
@@ -33,8 +33,7 @@ def track_html(
     table, view: dict[str, Any], names: dict[int, str], *, tappable: bool, move_id: str, phase: str
 ) -> str:
     """The track's SVG, drawn once for what it shows (the pawns, the phase, the
-    names); only the track whose squares are buttons (they carry that tap's id)
-    is drawn for its pupil alone."""
+    names, whether its squares are buttons)."""
     marks = bool(view.get("mark_ultimates"))
 
     def draw() -> str:
@@ -47,22 +46,28 @@ def track_html(
         )
         return render_to_string(
             "games/ultimes/_track.html",
-            {"table": table, "track": track, "move_id": move_id, "move_type": phase},
+            {
+                "table": table,
+                "track": track,
+                "version": VERSION_SLOT,
+                "move_id": TAP_SLOT,
+                "move_type": phase,
+            },
         )
 
-    shown = None
-    if not tappable:
-        shown = (
-            phase,
-            view.get("phase"),
-            view.get("turn"),
-            tuple(view.get("positions", [])),
-            view.get("reached"),
-            view.get("winner"),
-            marks,
-            tuple(sorted(names.items())),
-        )
-    return drawn_once("track", shown, draw)
+    shown = (
+        phase,
+        view.get("phase"),
+        view.get("turn"),
+        tuple(view.get("positions", [])),
+        view.get("reached"),
+        view.get("winner"),
+        marks,
+        tuple(sorted(names.items())),
+        tappable and table.pk,  # a track of buttons posts to its own table
+    )
+    fill = {VERSION_SLOT: str(table.version), TAP_SLOT: move_id} if tappable else None
+    return drawn_once("track", shown, draw, fill)
 
 
 class UltimesPresenter(Presenter):

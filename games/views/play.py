@@ -60,7 +60,7 @@ def _render_for_watcher(request, table: Table, pupil) -> HttpResponse:
         for seat in table.seats.all()
         if seat.pupil_id and shown.watching(table, state, seat.player)
     }
-    watching.store(table.pk, context["stamp"], watchers, html)
+    watching.store(table.pk, context["stamp"], watchers, html, context["move_id"])
     return HttpResponse(watching.personal(html, player, poll_token(table, pupil.pk, None)))
 
 

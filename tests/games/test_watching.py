@@ -165,3 +165,16 @@ def test_track_watchers_share_one_render_too(
         assert same(page) == same(own_page(table, pupil))
         assert you_marks(page) == 1
     assert watching.copy_for(table.pk, "0r", playing.pk, "t") is None
+
+
+def test_a_page_holding_the_tap_id_or_a_spoilt_record_is_not_served(settings):
+    html = f'<div hx-get="?t={watching.TOKEN_SLOT}">tap-123</div>'
+    assert not watching.store(1, "1r", {1: 1}, html, tap_id="tap-123")
+    assert watching.store(1, "1r", {1: 1}, html, tap_id="other")
+    client = watching.live.redis_client()
+    key = watching._key(1, "en")
+    if client is not None:
+        client.set(key, "not json\n<div></div>")
+    else:
+        watching.cache.set(key, "not json\n<div></div>")
+    assert watching.copy_for(1, "1r", 1, "t") is None

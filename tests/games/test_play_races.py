@@ -1,0 +1,55 @@
+"""Races between a pupil's move and the teacher's controls, on the real
+database: the row locks only mean something on PostgreSQL."""
+
+import threading
+import time
+
+import pytest
+from django.db import connection, connections, transaction
+
+from engine.registry import get_game
+from games import services
+from games.models import GameSession
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def track_table(classroom, teacher, pupils):
+    """A track game (no "end" move: ending it only marks the tables finished)."""
+    if not connection.features.has_select_for_update:
+        pytest.skip("row locks need PostgreSQL (CI runs this)")
+    session = services.start_session(
+        classroom, teacher, game="ultimes", options={}, pupils=pupils, table_size=3,
+        seating={p.pk: 1 for p in pupils}, seed=3,
+    )
+    table = session.tables.get()
+    state = get_game("ultimes").from_json(table.state)
+    assert state.phase == "sum"
+    playing = table.seats.get(player=state.turn).pupil
+    return session, table, {"type": "sum", "value": sum(state.dice)}, playing
+
+
+@pytest.mark.parametrize("status", [GameSession.Status.ENDED, GameSession.Status.PAUSED])
+def test_a_move_racing_the_teachers_pause_or_end_is_not_applied_after_it(track_table, status):
+    session, table, move, playing = track_table
+    held = threading.Event()
+
+    def teacher_presses_the_button():
+        try:
+            with transaction.atomic():
+                services.set_status(session, status)
+                held.set()
+                time.sleep(0.5)  # the move arrives while the teacher's change commits
+        finally:
+            connections.close_all()
+
+    teacher = threading.Thread(target=teacher_presses_the_button)
+    teacher.start()
+    held.wait(5)
+    outcome = services.play(table.pk, playing, move, table.version, "tap-race")
+    teacher.join()
+    table.refresh_from_db()
+    assert outcome.status == "closed"
+    assert table.version == 0
+    assert table.finished == (status == GameSession.Status.ENDED)
