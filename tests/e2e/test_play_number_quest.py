@@ -146,3 +146,23 @@ def test_three_tablets_each_mark_their_own_pupil_while_two_watch(
         expect(own).to_contain_text("(you)")
         expect(page.locator(".players")).to_contain_text("(you)")
         assert page.locator(".players").inner_text().count("(you)") == 1
+
+
+def test_the_projector_shows_the_board_large_and_goes_full_screen(
+    live_server, browser, browser_context_args, teacher, addition_table
+):
+    table, first, second = addition_table
+    projector = {"width": 1280, "height": 800}
+    context = browser.new_context(**{**browser_context_args, "viewport": projector})
+    page = context.new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Email address").fill(teacher.email)
+    page.get_by_label("Password").fill("correct-horse-42")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(live_server.url + f"/tables/{table.pk}/projector/")
+    board = page.locator(".projector .board")
+    expect(board).to_be_visible()
+    assert board.bounding_box()["height"] > 600  # the whole height of the screen, nearly
+    page.get_by_role("button", name="Full screen").click()
+    page.wait_for_function("document.fullscreenElement !== null")
+    expect(page.locator(".topbar")).to_be_hidden()
