@@ -166,3 +166,20 @@ def test_the_projector_shows_the_board_large_and_goes_full_screen(
     page.get_by_role("button", name="Full screen").click()
     page.wait_for_function("document.fullscreenElement !== null")
     expect(page.locator(".topbar")).to_be_hidden()
+
+
+def test_a_reload_or_a_second_sign_in_resumes_where_the_game_is(
+    live_server, browser, browser_context_args, classroom, pupils, addition_table
+):
+    table, first, second = addition_table
+    lea = tablet(browser, browser_context_args, live_server, classroom, pupils[0])
+    lea.get_by_role("link", name="Play at table 1").click()
+    add_first_two(lea)
+    lea.reload()
+    expect(lea.locator("ul.steps li")).to_have_count(1)
+    expect(lea.get_by_test_id("status")).to_contain_text("Your turn!")
+    other = tablet(browser, browser_context_args, live_server, classroom, pupils[0])
+    other.get_by_role("link", name="Play at table 1").click()
+    expect(other.locator("ul.steps li")).to_have_count(1)
+    add_first_two(other)  # the second tablet carries on the same calculation
+    expect(lea.locator("ul.steps li")).to_have_count(2, timeout=5000)
