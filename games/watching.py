@@ -56,9 +56,10 @@ def store(
     return True
 
 
-def copy_for(table_id: int, stamp: str, pupil_id: int, token: str) -> str | None:
-    """This pupil's copy of the watchers' page of version ``stamp``, or None
-    (no page kept, an older one, or the pupil is not watching)."""
+def copy_for(table_id: int, stamp: str, pupil_id: int) -> tuple[str, int] | None:
+    """The watchers' page of version ``stamp`` and this pupil's player, to be
+    made theirs by ``personal``; None when no page is kept, an older one, or
+    the pupil is not watching."""
     client = live.redis_client()
     key = _key(table_id, get_language())
     raw = client.get(key) if client is not None else cache.get(key)
@@ -74,7 +75,7 @@ def copy_for(table_id: int, stamp: str, pupil_id: int, token: str) -> str | None
         return None  # not a page this code kept: render instead
     if kept_stamp != stamp or not isinstance(player, int):
         return None
-    return personal(html, player, token)
+    return html, player
 
 
 def personal(html: str, player: int, token: str) -> str:

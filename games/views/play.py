@@ -148,9 +148,10 @@ def table_poll(request, pk: int):
         return HttpResponse(status=204)
     if reader.get("p"):
         # Another watcher's poll may have rendered this version already.
-        copy = watching.copy_for(pk, token[0], reader["p"], poll_token(pk, reader["p"], None))
-        if copy is not None:
-            return HttpResponse(copy)
+        kept = watching.copy_for(pk, token[0], reader["p"])
+        if kept is not None:
+            html, player = kept
+            return HttpResponse(watching.personal(html, player, poll_token(pk, reader["p"], None)))
     # Two queries: the table with its session, the seats with their pupils.
     table = (
         Table.objects.select_related("session")

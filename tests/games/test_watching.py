@@ -76,8 +76,8 @@ def test_the_player_whose_turn_it_is_never_gets_the_watchers_page(
     poll(client, table, pupils[1])  # a watcher's poll keeps the page
     table.refresh_from_db()
     stamp = f"{table.version}r"
-    assert watching.copy_for(table.pk, stamp, pupils[2].pk, "t") is not None
-    assert watching.copy_for(table.pk, stamp, pupils[0].pk, "t") is None
+    assert watching.copy_for(table.pk, stamp, pupils[2].pk) is not None
+    assert watching.copy_for(table.pk, stamp, pupils[0].pk) is None
     page = poll(client, table, pupils[0]).content.decode()
     assert "Your turn!" in page and 'name="type" value="step"' in page
     assert "csrfmiddlewaretoken" in page and you_marks(page) == 1
@@ -89,9 +89,9 @@ def test_an_older_version_or_a_pupil_of_another_table_gets_no_copy(
     session, table = start(players=3)
     a_step(table, pupils[0], django_capture_on_commit_callbacks)
     poll(client, table, pupils[1])
-    assert watching.copy_for(table.pk, "0r", pupils[2].pk, "t") is None
-    assert watching.copy_for(table.pk + 1, "1r", pupils[2].pk, "t") is None
-    assert watching.copy_for(table.pk, "1r", 999_999, "t") is None
+    assert watching.copy_for(table.pk, "0r", pupils[2].pk) is None
+    assert watching.copy_for(table.pk + 1, "1r", pupils[2].pk) is None
+    assert watching.copy_for(table.pk, "1r", 999_999) is None
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,7 @@ def test_no_page_is_shared_on_a_shared_tablet_or_with_a_clock(
     session, table = start(players=3, **how)
     a_step(table, pupils[0], django_capture_on_commit_callbacks)
     assert poll(client, table, pupils[1]).status_code == 200
-    assert watching.copy_for(table.pk, "1r", pupils[2].pk, "t") is None
+    assert watching.copy_for(table.pk, "1r", pupils[2].pk) is None
 
 
 def test_a_page_holding_a_form_is_never_kept():
@@ -136,10 +136,10 @@ def test_seating_a_late_pupil_forgets_the_kept_page(
     watcher = next(p for p in pupils[:2] if p != playing)
     a_step(table, playing, django_capture_on_commit_callbacks)
     poll(client, table, watcher)
-    assert watching.copy_for(table.pk, "1r", watcher.pk, "t") is not None
+    assert watching.copy_for(table.pk, "1r", watcher.pk) is not None
     with django_capture_on_commit_callbacks(execute=True):
         services.seat_late_pupils(session, [pupils[2]])  # takes the computer's seat
-    assert watching.copy_for(table.pk, "1r", watcher.pk, "t") is None
+    assert watching.copy_for(table.pk, "1r", watcher.pk) is None
 
 
 def test_track_watchers_share_one_render_too(
@@ -164,7 +164,7 @@ def test_track_watchers_share_one_render_too(
     for pupil, page in ((watchers[0], first), (watchers[1], second)):
         assert same(page) == same(own_page(table, pupil))
         assert you_marks(page) == 1
-    assert watching.copy_for(table.pk, "0r", playing.pk, "t") is None
+    assert watching.copy_for(table.pk, "0r", playing.pk) is None
 
 
 def test_a_page_holding_the_tap_id_or_a_spoilt_record_is_not_served(settings):
@@ -177,4 +177,4 @@ def test_a_page_holding_the_tap_id_or_a_spoilt_record_is_not_served(settings):
         client.set(key, "not json\n<div></div>")
     else:
         watching.cache.set(key, "not json\n<div></div>")
-    assert watching.copy_for(1, "1r", 1, "t") is None
+    assert watching.copy_for(1, "1r", 1) is None
