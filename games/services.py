@@ -367,8 +367,8 @@ def _commit(
         _record_used(table, pupil, shown.used_skills(state))
     due = due_at(table, state)
     if table.session.whole_class:
-        # The session row is not locked here: a card turned meanwhile must not be
-        # hidden by a stamp that still carries the old count. Let the poll rebuild it.
+        # A card turned just after this commit may bump the stamp before this
+        # publish would run, which would then hide it: let the poll rebuild it.
         transaction.on_commit(lambda: live.bump(table.pk))
     else:
         transaction.on_commit(lambda: live.publish(table.pk, live.stamp(table), due))
