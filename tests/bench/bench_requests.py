@@ -212,7 +212,7 @@ def child(kind_to_profile: str | None, repeat: int, show_queries: bool) -> None:
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out).sort_stats("cumulative")
         stats.print_stats(45)
-        stats.print_callees("table_poll$|table_move$|_render|table_context|context$")
+        stats.print_callees(r"\((table_poll|table_move|_render_for_watcher|table_context)\)")
         print(out.getvalue())
 
 

@@ -5,32 +5,41 @@ from games import services
 from games.models import GameSession
 
 
+def one_table(classroom, teacher, chosen, *, game, options, players=None, bot_level="",
+              tablets=GameSession.Tablets.OWN, seed=7, ordered=True):
+    """A session whose pupils all sit at table 1 (with computers up to
+    ``players``); with ``ordered``, the pupils play in the order given."""
+    session = services.start_session(
+        classroom,
+        teacher,
+        game=game,
+        options=options,
+        pupils=chosen,
+        table_size=players or len(chosen),
+        tablets=tablets,
+        bot_level=bot_level,
+        seating={p.pk: 1 for p in chosen},
+        seed=seed,
+    )
+    table = session.tables.get()
+    if ordered:
+        for index, pupil in enumerate(chosen):
+            table.seats.filter(pupil=pupil).update(player=100 + index)
+        for index, pupil in enumerate(chosen):
+            table.seats.filter(pupil=pupil).update(player=index)
+    return session, table
+
+
 @pytest.fixture
 def start(classroom, teacher, pupils):
     """Start a Number Quest session; Léa is player 0, Noah player 1 unless told."""
 
     def _start(players=2, bot_level="", options=None, tablets=GameSession.Tablets.OWN, seed=7):
-        chosen = pupils[:players]
-        seating = {p.pk: 1 for p in chosen}
-        session = services.start_session(
-            classroom,
-            teacher,
-            game="numberquest",
+        return one_table(
+            classroom, teacher, pupils[:players], game="numberquest",
             options=options or {"preset": "addition"},
-            pupils=chosen,
-            table_size=2 if bot_level else players,
-            tablets=tablets,
-            bot_level=bot_level,
-            seating=seating,
-            seed=seed,
+            players=2 if bot_level else players, bot_level=bot_level, tablets=tablets, seed=seed,
         )
-        table = session.tables.get()
-        # Seat order follows the pupils' order, so tests know who plays first.
-        for index, pupil in enumerate(chosen):
-            table.seats.filter(pupil=pupil).update(player=100 + index)
-        for index, pupil in enumerate(chosen):
-            table.seats.filter(pupil=pupil).update(player=index)
-        return session, table
 
     return _start
 

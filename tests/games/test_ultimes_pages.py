@@ -15,6 +15,8 @@ from games import live, services
 from games.models import GameSession, Move
 from tests.conftest import tap_pictures
 
+from .conftest import one_table
+
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ENGINE = get_game("ultimes")
@@ -25,25 +27,11 @@ def start(classroom, teacher, pupils):
     """An ultimes table: Léa is player 0, Noah player 1 (or a computer)."""
 
     def _start(players=2, bot_level="", options=None, tablets=GameSession.Tablets.OWN, seed=3):
-        chosen = pupils[:players]
-        session = services.start_session(
-            classroom,
-            teacher,
-            game="ultimes",
+        return one_table(
+            classroom, teacher, pupils[:players], game="ultimes",
             options=options or {"second_chance": False, "mark_ultimates": False},
-            pupils=chosen,
-            table_size=2 if bot_level else players,
-            tablets=tablets,
-            bot_level=bot_level,
-            seating={p.pk: 1 for p in chosen},
-            seed=seed,
+            players=2 if bot_level else players, bot_level=bot_level, tablets=tablets, seed=seed,
         )
-        table = session.tables.get()
-        for index, pupil in enumerate(chosen):
-            table.seats.filter(pupil=pupil).update(player=100 + index)
-        for index, pupil in enumerate(chosen):
-            table.seats.filter(pupil=pupil).update(player=index)
-        return session, table
 
     return _start
 

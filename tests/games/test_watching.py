@@ -12,7 +12,7 @@ from games import services, watching
 from games.models import GameSession, Table
 from games.views.tables import poll_token, table_context
 
-from .conftest import a_right_step, state_of
+from .conftest import a_right_step, one_table, state_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -119,18 +119,10 @@ def test_a_page_holding_a_form_is_never_kept():
 def test_seating_a_late_pupil_forgets_the_kept_page(
     classroom, teacher, pupils, client, django_capture_on_commit_callbacks
 ):
-    session = services.start_session(
-        classroom,
-        teacher,
-        game="numberquest",
-        options={"preset": "addition"},
-        pupils=pupils[:2],
-        table_size=3,
-        bot_level="greedy",
-        seating={p.pk: 1 for p in pupils[:2]},
-        seed=7,
+    session, table = one_table(
+        classroom, teacher, pupils[:2], game="numberquest", options={"preset": "addition"},
+        players=3, bot_level="greedy", ordered=False,
     )
-    table = session.tables.get()
     current = state_of(table).current
     playing = table.seats.get(player=current).pupil
     watcher = next(p for p in pupils[:2] if p != playing)
@@ -142,20 +134,10 @@ def test_seating_a_late_pupil_forgets_the_kept_page(
     assert watching.copy_for(table.pk, "1r", watcher.pk) is None
 
 
-def test_track_watchers_share_one_render_too(
-    classroom, teacher, pupils, client, django_capture_on_commit_callbacks
-):
-    session = services.start_session(
-        classroom,
-        teacher,
-        game="ultimes",
-        options={},
-        pupils=pupils,
-        table_size=3,
-        seating={p.pk: 1 for p in pupils},
-        seed=3,
+def test_track_watchers_share_one_render_too(classroom, teacher, pupils, client):
+    session, table = one_table(
+        classroom, teacher, pupils, game="ultimes", options={}, seed=3, ordered=False
     )
-    table = session.tables.get()
     state = get_game("ultimes").from_json(table.state)
     playing = table.seats.get(player=state.turn).pupil
     watchers = [p for p in pupils if p != playing]
