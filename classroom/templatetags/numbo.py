@@ -26,3 +26,13 @@ def avatar(key: str, size: str = "") -> str:
 @register.simple_tag
 def picture(key: str, size: str = "") -> str:
     return _sprite("pictures", key, PASSWORD_PICTURES.get(key, ""), size)
+
+
+# The four operations have a sign every teacher reads at a glance; the report
+# grid shows it in place of the long name when a tablet's width is short.
+SKILL_SIGNS = {"add": "+", "sub": "−", "mul": "×", "div": "÷"}
+
+
+@register.filter
+def skill_sign(skill: str) -> str:
+    return SKILL_SIGNS.get(skill, "")
