@@ -20,7 +20,7 @@ locale/fr/LC_MESSAGES/django.mo: locale/fr/LC_MESSAGES/django.po | $(STAMP)
 run: $(STAMP)
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v0 2>/dev/null || true
 	$(BIN)/python manage.py migrate --noinput -v0
-	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py load_demo --port $(PORT)
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
 
 test: $(STAMP)

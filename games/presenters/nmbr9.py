@@ -161,8 +161,8 @@ class Nmbr9Presenter(Presenter):
             tile = data.get("tile") or {}
             values = {"who": who, "digit": tile.get("digit"), "level": tile.get("level")}
             if who:
-                return _("%(who)s placed a %(digit)s on level %(level)s.") % values
-            return _("A %(digit)s placed on level %(level)s.") % values
+                return _("%(who)s placed tile %(digit)s on level %(level)s.") % values
+            return _("Tile %(digit)s placed on level %(level)s.") % values
         if kind == "placing_over":
             return _("All the tiles are placed. Time to count!")
         if kind == "try_again":

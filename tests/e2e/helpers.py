@@ -19,6 +19,14 @@ def sign_in_pupil(page: Page, base_url: str, code: str, pupil) -> None:
     expect(page.get_by_role("heading", name=f"Hello {pupil.first_name}!")).to_be_visible()
 
 
+def sign_in_teacher(page: Page, base_url: str, teacher, password: str = "correct-horse-42") -> None:
+    page.goto(base_url + "/accounts/login/")
+    page.get_by_label("Email address").fill(teacher.email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+
+
 def add_first_two(page: Page) -> None:
     """Tap the first number, +, the second number, type the sum on the pad, check;
     return once the table shows the next version."""

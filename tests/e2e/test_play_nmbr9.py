@@ -66,6 +66,11 @@ def test_a_pupil_plays_a_whole_solo_game_by_touch(live_server, page, classroom, 
     sign_in_pupil(page, live_server.url, classroom.code, lea)
     page.get_by_role("link", name="Play at table 1").click()
     expect(page.get_by_test_id("status")).to_contain_text("Card 1 of 20")
+    # The arrows that nudge a tile are touch targets: 44 px at least both ways.
+    sizes = page.eval_on_selector_all(
+        ".n9-nudge .key", "keys => keys.map(k => [k.offsetWidth, k.offsetHeight])"
+    )
+    assert len(sizes) == 4 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
 
     for number in range(1, 21):
         table.refresh_from_db()

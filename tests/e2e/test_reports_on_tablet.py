@@ -9,6 +9,7 @@ from django.utils import timezone
 from classroom.models import Attempt
 from classroom.reports import jobs
 from games.models import GameSession, Seat, Table
+from tests.e2e.helpers import sign_in_teacher
 
 SKILLS = ("add", "sub", "mul", "div", "brackets", "multi_step", "primes", "powers")
 
@@ -34,13 +35,6 @@ def reported(classroom, teacher, pupils):
     return session
 
 
-def sign_in_teacher(page, live_server, teacher) -> None:
-    page.goto(live_server.url + "/accounts/login/")
-    page.get_by_label("Email address").fill(teacher.email)
-    page.get_by_label("Password").fill("correct-horse-42")
-    page.get_by_role("button", name="Sign in").click()
-
-
 def labels_shown(page, selector: str) -> list[str]:
     """What stands before each figure of a stacked table, as the screen draws it."""
     return page.eval_on_selector_all(
@@ -50,7 +44,7 @@ def labels_shown(page, selector: str) -> list[str]:
 
 
 def test_session_report_names_every_figure_at_768(live_server, page, teacher, pupils, reported):
-    sign_in_teacher(page, live_server, teacher)
+    sign_in_teacher(page, live_server.url, teacher)
     page.goto(live_server.url + f"/sessions/{reported.pk}/report/")
     assert not page.locator("table.list.stack thead").first.is_visible()
     shown = labels_shown(page, "table.list.stack tbody td[data-label]")
@@ -60,14 +54,14 @@ def test_session_report_names_every_figure_at_768(live_server, page, teacher, pu
 
 def test_pupil_report_names_every_figure_of_games_played(live_server, page, teacher, pupils,
                                                          reported):
-    sign_in_teacher(page, live_server, teacher)
+    sign_in_teacher(page, live_server.url, teacher)
     page.goto(live_server.url + f"/pupils/{pupils[0].pk}/report/")
     shown = labels_shown(page, "table.list.stack tbody td[data-label]")
     assert shown == ["Calculations", "Right first time", "Wrong first time"]
 
 
 def test_class_grid_fits_a_tablet_in_portrait(live_server, page, teacher, classroom, reported):
-    sign_in_teacher(page, live_server, teacher)
+    sign_in_teacher(page, live_server.url, teacher)
     page.goto(live_server.url + f"/classes/{classroom.pk}/report/")
     headings = page.locator(".report-grid thead th")
     assert headings.count() == 1 + len(SKILLS)

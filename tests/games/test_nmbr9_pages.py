@@ -113,7 +113,7 @@ def test_a_placement_is_applied_and_the_next_card_shown(start, pupil_client, pup
     assert len(state.stacks[0].tiles) == 1
     html = response.content.decode()
     assert f"Card 2 of 20: place your {state.card}!" in html
-    assert f"placed a {state.deck[0]} on level 0" in html
+    assert f"placed tile {state.deck[0]} on level 0" in html
 
 
 def two_nines(table):
@@ -160,7 +160,7 @@ def test_a_tile_on_two_tiles_goes_up_a_level(start, pupil_client, pupils):
     table = lea_table(session, pupils)
     two_nines(table)
     html = post_move(pupil_client, table, type="place", rotation=0, x=7, y=5, level=1)
-    assert "placed a 1 on level 1" in html.content.decode()
+    assert "placed tile 1 on level 1" in html.content.decode()
     assert state_of(table).stacks[0].top == 1
 
 

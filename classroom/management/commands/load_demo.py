@@ -27,6 +27,9 @@ PASSWORDS = ["sun,moon,star", "tree,fish,house", "car,apple,flower", "boat,cloud
 class Command(BaseCommand):
     help = "Create (once) the demo teacher, a class and its pupils."
 
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, default=8000, help="where `make run` serves")
+
     @transaction.atomic
     def handle(self, *args, **options):
         teacher, created = Teacher.objects.get_or_create(
@@ -50,9 +53,10 @@ class Command(BaseCommand):
                 )
                 for i, (first, initial) in enumerate(DEMO_PUPILS)
             )
+        site = f"http://localhost:{options['port']}"
         self.stdout.write(
             "Demo ready.\n"
-            f"  Teacher: http://localhost:8000/accounts/login/  {DEMO_EMAIL} / {DEMO_PASSWORD}\n"
-            f"  Pupil:   http://localhost:8000/join/  class code {DEMO_CODE}, "
+            f"  Teacher: {site}/accounts/login/  {DEMO_EMAIL} / {DEMO_PASSWORD}\n"
+            f"  Pupil:   {site}/join/  class code {DEMO_CODE}, "
             "then Léa M. and the pictures sun, moon, star"
         )
