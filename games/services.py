@@ -182,13 +182,13 @@ def set_status(session: GameSession, status: str) -> None:
                 _apply_server_move(table, {"type": "end", "reason": "teacher"})
             # Games without an "end" move (a race, a stack) stop where they are.
             session.tables.filter(finished=False).update(finished=True)
-            pupil_ids = list(
+        if status in (GameSession.Status.ENDED, GameSession.Status.PAUSED):
+            # A teacher who pauses or ends a game opens the report next.
+            _refresh_reports(
                 Seat.objects.filter(table__session=session, pupil__isnull=False)
                 .values_list("pupil_id", flat=True)
                 .distinct()
             )
-            # Their mastery snapshot; robust: a broker hiccup must not fail "end the game".
-            transaction.on_commit(lambda: recompute_pupils.delay(pupil_ids), robust=True)
         elif status == GameSession.Status.RUNNING:
             # The pause does not count against a timed turn.
             session.tables.update(turn_started_at=timezone.now())
@@ -360,7 +360,10 @@ def _commit(
         table.turn_started_at = now
     table.state = state.to_json()
     table.version += 1
+    finished_before = table.finished
     table.finished = get_game(table.session.game).result(state) is not None
+    if table.finished and not finished_before:
+        _refresh_reports(seat.pupil_id for seat in table.seats.all() if seat.pupil_id)
     table.save(update_fields=["state", "version", "turn_started_at", "finished", "updated_at"])
     _record_opportunities(table, state, events)
     if pupil is not None and any(e["kind"] == "calculated" for e in events):
@@ -372,6 +375,15 @@ def _commit(
         transaction.on_commit(lambda: live.bump(table.pk))
     else:
         transaction.on_commit(lambda: live.publish(table.pk, live.stamp(table), due))
+
+
+def _refresh_reports(pupil_ids) -> None:
+    """Bring these pupils' report snapshot up to date once the transaction
+    commits: a finished, paused or ended game is when a teacher reads it. Robust:
+    a broker hiccup must not fail the move or the teacher's button."""
+    pupil_ids = sorted(set(pupil_ids))
+    if pupil_ids:
+        transaction.on_commit(lambda: recompute_pupils.delay(pupil_ids), robust=True)
 
 
 def _text(value: Any) -> Any:

@@ -39,6 +39,18 @@ def _clean_cache(request):
 
 
 @pytest.fixture
+def eager_tasks():
+    """Tasks run in process, even in CI where a real broker is set (the worker
+    tests, tests/classroom/test_report_worker.py, use a real worker)."""
+    from config import celery_app
+
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = eager
+
+
+@pytest.fixture
 def teacher(db):
     from classroom.models import Teacher
 

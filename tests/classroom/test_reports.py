@@ -17,18 +17,7 @@ from classroom.reports.filters import ReportFilters
 from games import services as game_services
 from games.models import GameSession, Seat, Table
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks():
-    """Tasks run in process here, even in CI (test_report_worker.py uses a real worker)."""
-    from config import celery_app
-
-    eager = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = eager
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
 @pytest.fixture

@@ -215,3 +215,17 @@ def test_a_pupil_alone_with_the_computer_is_never_asked_to_pass_the_tablet(
     session, table = start(players=1, bot_level="greedy", tablets=GameSession.Tablets.SHARED)
     page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
     assert "Your turn!" in page and "Pass the tablet" not in page
+
+
+@pytest.mark.usefixtures("eager_tasks")
+def test_pausing_a_game_brings_its_pupils_reports_up_to_date(
+    start, pupils, django_capture_on_commit_callbacks
+):
+    from classroom.models import PupilSkill
+
+    session, table = start()
+    services.play(table.pk, pupils[0], a_right_step(state_of(table)), 0, "tap-1")
+    assert not PupilSkill.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.set_status(session, GameSession.Status.PAUSED)
+    assert PupilSkill.objects.filter(pupil=pupils[0], skill="add").exists()

@@ -373,3 +373,23 @@ def test_when_the_teacher_ends_the_game_the_tablet_says_so(start, pupil_client):
     assert "The game is over!" in page and "How much do the dice make?" not in page
     post_move(pupil_client, table, type="sum", value="4")
     assert not Move.objects.exists()
+
+
+@pytest.mark.usefixtures("eager_tasks")
+def test_a_table_played_to_the_end_brings_the_class_report_up_to_date(
+    start, pupil_client, classroom, django_capture_on_commit_callbacks
+):
+    from classroom.reports import services as reports
+
+    session, table = start()
+    assert reports.class_report(classroom).updated_at is None
+    set_state(table, turn=0, phase="sum", dice=(2, 4), positions=(93, 40))
+    with django_capture_on_commit_callbacks(execute=True):
+        post_move(pupil_client, table, type="sum", value="6")
+        post_move(pupil_client, table, type="reach", square="99")
+    table.refresh_from_db()
+    assert table.finished and session.status == GameSession.Status.RUNNING
+    report = reports.class_report(classroom)
+    assert report.updated_at is not None
+    lea = next(row for row in report.rows if row.pupil.first_name == "Léa")
+    assert any(cell.summary.attempts for cell in lea.cells)
