@@ -140,6 +140,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "classroom.tasks.nightly_recompute",
         "schedule": crontab(hour=2, minute=30),
     },
+    # Computer players move on their own schedule (games.tasks); this sweep
+    # only catches a schedule lost with a broker restart.
+    "overdue-server-moves": {
+        "task": "games.tasks.advance_overdue_tables",
+        "schedule": 30.0,
+    },
 }
 
 AUTH_USER_MODEL = "classroom.Teacher"

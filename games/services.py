@@ -3,18 +3,22 @@
 `play()` locks the table row, refuses a stale version or answers a repeated
 tap with the first answer, asks the engine, and writes the move, the new state
 snapshot and the pupil's attempts in one transaction. Computer players and
-timed turns move through `advance()`, which the tablets' polls trigger when the
-table says a server move is due: no pupil's request ever waits for a bot.
+timed turns move through `advance()`: a Celery task scheduled for the moment
+the move is due (games.tasks), and the tablets' polls when the table says a
+server move is due. No pupil's request ever waits for a bot, and a bot moves
+even when no tablet has the table open.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, Subquery
 from django.utils import timezone
@@ -29,7 +33,10 @@ from .models import GameSession, Move, Seat, Table
 from .presenters import presenter
 
 BOT_PAUSE = timedelta(seconds=1.5)  # long enough for children to see the bot's turn coming
+SCHEDULE_SLACK = 0.05  # seconds after a move is due: a task a hair early would find it not due
 MAX_RESPONSE_MS = 30 * 60 * 1000
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -136,7 +143,8 @@ def _create_table(
         ]
     )
     _record_opportunities(table, state, [])
-    transaction.on_commit(lambda: live.publish(table.pk, live.stamp(table), due_at(table, state)))
+    due = due_at(table, state)
+    transaction.on_commit(lambda: _announce(table, due))
     return table
 
 
@@ -373,8 +381,35 @@ def _commit(
         # A card turned just after this commit may bump the stamp before this
         # publish would run, which would then hide it: let the poll rebuild it.
         transaction.on_commit(lambda: live.bump(table.pk))
+        transaction.on_commit(lambda: schedule_server_move(table.pk, due), robust=True)
     else:
-        transaction.on_commit(lambda: live.publish(table.pk, live.stamp(table), due))
+        transaction.on_commit(lambda: _announce(table, due))
+
+
+def _announce(table: Table, due: float | None) -> None:
+    """After a commit: the tablets' polls learn the new version, and the
+    server's next move at this table, if one is due, is put on the schedule."""
+    live.publish(table.pk, live.stamp(table), due)
+    schedule_server_move(table.pk, due)
+
+
+def schedule_server_move(table_id: int, due: float | None) -> None:
+    """Send games.tasks.advance_table to run when the server's move is due.
+
+    With eager tasks (the embedded default has no worker to wait) the polls
+    alone make these moves. By name, not by import: games.tasks calls this
+    module. A broker hiccup costs only the schedule: the polls and the beat's
+    sweep (games.tasks.advance_overdue_tables) still make the move."""
+    if due is None or current_app.conf.task_always_eager:
+        return
+    try:
+        current_app.send_task(
+            "games.tasks.advance_table",
+            args=[table_id],
+            eta=datetime.fromtimestamp(due + SCHEDULE_SLACK, tz=UTC),
+        )
+    except Exception:  # noqa: BLE001 - any broker error; logged, the move stays due
+        log.warning("could not schedule the server's move at table %s", table_id, exc_info=True)
 
 
 def _refresh_reports(pupil_ids) -> None:
@@ -447,6 +482,8 @@ def advance(table_id: int) -> bool:
         seat = _bot_seat(table, state)
         if seat is not None:
             if (timezone.now() - table.updated_at) < BOT_PAUSE:
+                ready = (table.updated_at + BOT_PAUSE).timestamp()
+                transaction.on_commit(lambda: schedule_server_move(table.pk, ready))
                 return False
             shown = presenter(table.session.game)
             for move in shown.bot_moves(state, seat.player, seat.bot_level, table.version):
@@ -455,7 +492,9 @@ def advance(table_id: int) -> bool:
         if late is not None:
             _apply_server_move(table, late)
             return True
-        live.publish(table.pk, live.stamp(table), due_at(table, state))
+        due = due_at(table, state)
+        live.publish(table.pk, live.stamp(table), due)
+        transaction.on_commit(lambda: schedule_server_move(table.pk, due))
         return False
 
 

@@ -38,6 +38,35 @@ def _clean_cache(request):
     yield
 
 
+@pytest.fixture(scope="module")
+def worker():
+    """A worker thread on the real broker when there is one; None when eager.
+
+    Eagerly, exceptions are kept in the result instead of propagating, as a
+    worker would: that is what lets Celery's eager mode retry at all. Tests
+    that use it need ``django_db(transaction=True)``: the worker's thread
+    reads what the test wrote."""
+    from django.conf import settings
+
+    from config import celery_app
+
+    if not settings.REDIS_URL:
+        propagates = celery_app.conf.task_eager_propagates
+        celery_app.conf.task_eager_propagates = False
+        yield None
+        celery_app.conf.task_eager_propagates = propagates
+        return
+    from celery.contrib.testing.worker import start_worker
+
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
+    try:
+        with start_worker(celery_app, pool="solo", perform_ping_check=False) as running:
+            yield running
+    finally:
+        celery_app.conf.task_always_eager = eager
+
+
 @pytest.fixture
 def eager_tasks():
     """Tasks run in process, even in CI where a real broker is set (the worker

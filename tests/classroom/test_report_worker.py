@@ -4,39 +4,14 @@ set); without Redis the same tests run the same code eagerly, in process."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
 from django.db import OperationalError
 
 from classroom import tasks
 from classroom.models import Attempt, PupilSkill, ReportJob
 from classroom.reports import jobs, services
-from config import celery_app
 from games.models import GameSession, Seat, Table
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(scope="module")
-def worker():
-    """A worker thread on the real broker when there is one; None when eager.
-
-    Eagerly, exceptions are kept in the result instead of propagating, as a
-    worker would: that is what lets Celery's eager mode retry at all."""
-    if not settings.REDIS_URL:
-        propagates = celery_app.conf.task_eager_propagates
-        celery_app.conf.task_eager_propagates = False
-        yield None
-        celery_app.conf.task_eager_propagates = propagates
-        return
-    from celery.contrib.testing.worker import start_worker
-
-    eager = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = False
-    try:
-        with start_worker(celery_app, pool="solo", perform_ping_check=False) as running:
-            yield running
-    finally:
-        celery_app.conf.task_always_eager = eager
 
 
 @pytest.fixture
