@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
@@ -54,6 +55,15 @@ def drawn_once(kind: str, what: Hashable, draw: Callable[[], str],
     for slot, value in (fill or {}).items():
         html = html.replace(slot, value)
     return mark_safe(html)  # noqa: S308 - our own rendered template
+
+
+@dataclass(frozen=True)
+class FeedbackLine:
+    text: str
+    wrong: bool = False
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class Presenter:
@@ -157,6 +167,21 @@ class Presenter:
 
     def event_text(self, event: dict[str, Any], names: dict[int, str]) -> str:
         return ""
+
+    # Events that tell a pupil their answer was not right, whatever the game.
+    wrong_kinds = frozenset({"wrong_step", "try_again", "could_have_made"})
+
+    def is_wrong(self, event: dict[str, Any]) -> bool:
+        """Whether an event's line tells the pupil they were wrong: the page
+        shows it apart from right answers."""
+        return event.get("kind") in self.wrong_kinds or (event.get("data") or {}).get(
+            "correct"
+        ) is False
+
+    def feedback(self, events: list[dict[str, Any]], names: dict[int, str]) -> list[FeedbackLine]:
+        """The lines a pupil reads about the move they just made."""
+        lines = (FeedbackLine(self.event_text(e, names), self.is_wrong(e)) for e in events)
+        return [line for line in lines if line.text]
 
     def refusal(self, error: IllegalMove) -> str:
         from games import narration

@@ -144,8 +144,12 @@ class NumberQuestPresenter(Presenter):
             and not view.get("steps")
             and view.get("phase") == "calculate"
         )
+        # A die whose number went into a step is spent: it must look it.
+        unspent = {n["origin"] for n in view.get("available", [])}
+        dice = [{"value": d, "used": f"die:{i}" not in unspent} for i, d in enumerate(view["dice"])]
         return {
             "players": players,
+            "dice": dice,
             "over": over,
             "your_turn": your_turn,
             "place_phase": place_phase,

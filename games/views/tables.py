@@ -110,5 +110,5 @@ def table_context(
     if for_watchers:
         for shown_player in context.get("players", []):
             shown_player["you"] = False
-    context["feedback"] = [t for t in (shown.event_text(e, names) for e in feedback or []) if t]
+    context["feedback"] = shown.feedback(feedback or [], names)
     return context

@@ -58,6 +58,42 @@ def test_a_wrong_result_shows_the_right_one(start, pupil_client):
     assert f"= {right}" in response.content.decode()
 
 
+def test_a_wrong_step_is_told_apart_from_a_right_one(start, pupil_client):
+    session, table = start()
+    good = post_move(pupil_client, table, **step_fields(state_of(table))).content.decode()
+    assert 'class="feedback"' in good and "Right: " in good
+    assert 'class="feedback wrong"' not in good
+    table.refresh_from_db()
+    state = state_of(table)
+    right = a_right_step(state)["result"]
+    wrong = post_move(
+        pupil_client, table, move_id="m2", **step_fields(state, result=right + 1)
+    ).content.decode()
+    assert 'class="feedback wrong"' in wrong and "Not quite: " in wrong
+
+
+def test_the_dice_a_step_used_look_used(start, pupil_client):
+    session, table = start()
+    page = post_move(pupil_client, table, **step_fields(state_of(table))).content.decode()
+    assert page.count('class="die used"') == 2
+    assert page.count('class="die"') == 2
+    assert page.count("(used)") == 2
+
+
+def test_once_the_number_is_made_i_cant_make_a_number_is_gone(start, pupil_client):
+    session, table = start()
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert 'value="cant"' in page
+    while state_of(table).phase == "calculate":
+        page = post_move(
+            pupil_client, table, move_id=f"m{table.version}", **step_fields(state_of(table))
+        ).content.decode()
+    assert state_of(table).phase == "place"
+    assert "Tap the square" in page and "Undo" in page
+    assert 'value="cant"' not in page
+
+
+
 @pytest.mark.parametrize(
     "fields",
     [
