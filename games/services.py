@@ -251,7 +251,12 @@ def player_for(table: Table, pupil: Pupil, state) -> int | None:
 
 
 def play(
-    table_id: int, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str
+    table_id: int,
+    pupil: Pupil,
+    move: dict[str, Any],
+    version: int | None,
+    move_id: str,
+    scene: str = "",
 ) -> PlayResult:
     with transaction.atomic():
         _hold_session(table_id)
@@ -267,10 +272,10 @@ def play(
             return PlayResult("replayed", table, earlier.events)
         if not table.session.is_running:
             return PlayResult("closed", table)
-        if version != table.version:
-            return PlayResult("stale", table)
         engine = get_game(table.session.game)
         state = engine.from_json(table.state)
+        if version != table.version and not _same_scene(table, pupil, state, scene):
+            return PlayResult("stale", table)
         # The clock is the server's: a turn whose time ran out before any poll
         # noticed ends now, and this late move is not applied.
         late = _clock_move(table, state)
@@ -295,6 +300,15 @@ def play(
             # Two requests with the same tap id raced past the first check.
             return PlayResult("replayed", table)
         return PlayResult("applied", table, [e.to_json() for e in outcome.events])
+
+
+def _same_scene(table: Table, pupil: Pupil, state, scene: str) -> bool:
+    """Whether what this pupil's move depends on is unchanged since their
+    tablet drew it (Presenter.scene), though the table's version moved on."""
+    if not scene:
+        return False
+    player = player_for(table, pupil, state)
+    return player is not None and presenter(table.session.game).scene(state, player) == scene
 
 
 def _hold_session(table_id: int) -> None:

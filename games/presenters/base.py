@@ -122,6 +122,14 @@ class Presenter:
         """The one player whose turn it is, or None in a game everyone plays at once."""
         return getattr(state, "current", None)
 
+    def scene(self, state, player: int | None) -> str:
+        """What a player's move depends on. A move sent from an older version
+        of the table still goes through when the player's scene is the same
+        now: in a game everyone plays at once, another player's move (a
+        computer's, often) must not send a child back to redo theirs. ''
+        (the default): any change makes an older move stale."""
+        return ""
+
     def turn_key(self, state) -> Any:
         """Changes when a new turn starts: the clock of timed turns restarts."""
         return (getattr(state, "current", None), getattr(state, "turn", None))

@@ -148,6 +148,17 @@ class Nmbr9Presenter(Presenter):
     def turn_key(self, state) -> Any:
         return state.round
 
+    def scene(self, state, player: int | None) -> str:
+        # The card on the table and this player's own stack and count: the
+        # others' placements change neither.
+        if player is None:
+            return ""
+        stack = state.stacks[player]
+        return (
+            f"{state.round}|{len(stack.tiles)}|{len(state.counts[player])}"
+            f"|{state.totals[player]}|{state.retrying[player]}"
+        )
+
     def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
         return bot_moves(state, player, seed)
 

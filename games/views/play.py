@@ -93,6 +93,7 @@ def table_move(request, pk: int):
         move,
         int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
         _tap_id(request.POST.get("move_id", "")),
+        request.POST.get("seen", "")[:80],
     )
     # An applied move's table is the one play() saved, seats and pupils with it.
     table = outcome.table if outcome.status == "applied" else _pupil_table(request, pk)

@@ -94,6 +94,8 @@ def table_context(
         "player": player,
         "pupil": pupil,
         "move_id": uuid.uuid4().hex,
+        # Per player: never in the page that watchers share.
+        "seen": "" if for_watchers or player is None else shown.scene(state, player),
         "note": note,
         "note_kind": note_kind,
         "poll_url": reverse("games:table_poll", args=[table.pk])

@@ -270,6 +270,41 @@ def test_the_page_speaks_french(start, pupil_client, pupils):
 # --------------------------------------------------------------------------- a table
 
 
+def test_a_placement_made_while_a_computer_placed_still_goes_through(start, pupil_client, pupils):
+    session = start(players=1, bots=1)
+    table = lea_table(session, pupils)
+    html = page_of(pupil_client, table)
+    seen = re.search(r'name="seen" value="([^"]*)"', html).group(1)
+    placement = good_placement(table)
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(seconds=5))
+    assert services.advance(table.pk)  # the computer places its tile: the version moves on
+    answer = pupil_client.post(
+        reverse("games:table_move", args=[table.pk]),
+        {"version": 0, "move_id": "tap-0", "seen": seen, **placement},
+        **HTMX,
+    ).content.decode()
+    assert "The game moved on" not in answer
+    assert [len(s.tiles) for s in state_of(table).stacks] == [1, 1]
+
+
+def test_a_placement_for_a_card_gone_by_is_still_refused_as_stale(start, pupil_client, pupils):
+    session = start(players=1, bots=1)
+    table = lea_table(session, pupils)
+    seen = re.search(r'name="seen" value="([^"]*)"', page_of(pupil_client, table)).group(1)
+    first = good_placement(table)
+    post_move(pupil_client, table, **first)
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(seconds=5))
+    services.advance(table.pk)
+    assert state_of(table).round == 1  # card 2 is out: what Léa saw is gone
+    answer = pupil_client.post(
+        reverse("games:table_move", args=[table.pk]),
+        {"version": 0, "move_id": "tap-x", "seen": seen, **good_placement(table)},
+        **HTMX,
+    ).content.decode()
+    assert "The game moved on" in answer
+    assert len(state_of(table).stacks[0].tiles) == 1
+
+
 def test_computer_players_place_through_advance(start, pupil_client, pupils):
     session = start(players=1, bots=2)
     table = lea_table(session, pupils)
