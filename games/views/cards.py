@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpResponse
+from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classroom import roster
@@ -25,11 +27,28 @@ from .teacher import own_session
 NAMES_SHOWN = 8  # "still placing: ..." names the laggards when there are few of them
 
 
+class NotWholeClass(Exception):
+    """A teacher's own session that is played at tables: no cards to turn here."""
+
+    def __init__(self, session: GameSession) -> None:
+        self.session = session
+
+
 def _whole_class_session(request, pk: int) -> GameSession:
     session = own_session(request, pk)
     if session.game != "nmbr9" or not session.whole_class:
-        raise Http404
+        raise NotWholeClass(session)
     return session
+
+
+def _to_live_view(request, session: GameSession):
+    # A bookmark or a back button brings a teacher here from a game played at
+    # tables: say where its cards are instead of a bare "not found".
+    messages.info(
+        request,
+        _("This game is played at tables: each table turns its own cards. Here is the live view."),
+    )
+    return redirect("games:session_live", pk=session.pk)
 
 
 def cards_version(session: GameSession) -> str:
@@ -84,7 +103,10 @@ def cards_context(session: GameSession) -> dict[str, Any]:
 
 @teacher_required
 def session_cards(request, pk: int):
-    session = _whole_class_session(request, pk)
+    try:
+        session = _whole_class_session(request, pk)
+    except NotWholeClass as refused:
+        return _to_live_view(request, refused.session)
     if request.htmx and request.GET.get("v") == cards_version(session):
         return HttpResponse(status=204)
     template = "games/nmbr9/_cards.html" if request.htmx else "games/nmbr9/cards.html"
@@ -94,7 +116,10 @@ def session_cards(request, pk: int):
 @teacher_required
 @require_POST
 def session_next_card(request, pk: int):
-    session = _whole_class_session(request, pk)
+    try:
+        session = _whole_class_session(request, pk)
+    except NotWholeClass as refused:
+        return _to_live_view(request, refused.session)
     # The form names the card it was showing: a double tap turns one card, not two.
     shown = request.POST.get("shown", "")
     if shown.isascii() and shown.isdigit() and len(shown) < 4:

@@ -472,9 +472,16 @@ def test_the_cards_page_is_the_session_teachers_only(start, client, other_teache
     assert client.get(page).status_code == 200
 
 
-def test_the_cards_page_is_for_whole_class_games_only(start, teacher_client):
+def test_the_cards_page_of_a_game_at_tables_leads_to_the_live_view(start, teacher_client):
     session = start(players=2)
-    assert teacher_client.get(reverse("games:session_cards", args=[session.pk])).status_code == 404
+    url = reverse("games:session_cards", args=[session.pk])
+    answer = teacher_client.get(url, follow=True)
+    assert answer.redirect_chain == [(reverse("games:session_live", args=[session.pk]), 302)]
+    assert "each table turns its own cards" in answer.content.decode()
+    turn = teacher_client.post(reverse("games:session_next_card", args=[session.pk]), {"shown": 0})
+    assert turn.status_code == 302
+    session.refresh_from_db()
+    assert session.cards_shown == 0
 
 
 # --------------------------------------------------------------------------- the teacher's views
