@@ -138,9 +138,14 @@ def _locked(request, pupil):
 
 @pupil_required
 def pupil_home(request):
+    from games.presenters import presenter
     from games.services import tables_for_pupil
 
-    return render(request, "classroom/pupil_home.html", {"tables": tables_for_pupil(request.pupil)})
+    # Several games at once: each button names its game, in words and a picture.
+    tables = [
+        (table, presenter(table.session.game).title) for table in tables_for_pupil(request.pupil)
+    ]
+    return render(request, "classroom/pupil_home.html", {"tables": tables})
 
 
 @require_POST

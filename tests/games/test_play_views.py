@@ -1,5 +1,7 @@
 """The pages around a table: what pupils and teachers see and may do."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -48,6 +50,25 @@ def test_home_lists_the_pupils_table(start, pupil_client):
     session, table = start()
     home = pupil_client.get(reverse("classroom:pupil_home")).content.decode()
     assert reverse("games:table_play", args=[table.pk]) in home
+
+
+def test_home_names_each_game_in_words_and_a_picture(start, pupil_client, classroom, teacher,
+                                                     pupils):
+    from games import services
+
+    session, table = start()
+    track = services.start_session(
+        classroom, teacher, game="ultimes", options={}, pupils=[pupils[0]], table_size=1
+    ).tables.get()
+    home = pupil_client.get(reverse("classroom:pupil_home")).content.decode()
+    for game, title, shown in (("numberquest", "Number Quest", table),
+                               ("ultimes", "The track of ultimate numbers", track)):
+        button = re.search(
+            rf'<a class="btn big game-button" href="{reverse("games:table_play", args=[shown.pk])}">'
+            r"(.*?)</a>", home, re.S,
+        )
+        assert button, f"no button for {game}"
+        assert f"games.svg#{game}" in button.group(1) and title in button.group(1)
 
 
 def test_a_wrong_result_shows_the_right_one(start, pupil_client):
