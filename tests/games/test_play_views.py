@@ -63,10 +63,8 @@ def test_home_names_each_game_in_words_and_a_picture(start, pupil_client, classr
     home = pupil_client.get(reverse("classroom:pupil_home")).content.decode()
     for game, title, shown in (("numberquest", "Number Quest", table),
                                ("ultimes", "The track of ultimate numbers", track)):
-        button = re.search(
-            rf'<a class="btn big game-button" href="{reverse("games:table_play", args=[shown.pk])}">'
-            r"(.*?)</a>", home, re.S,
-        )
+        href = reverse("games:table_play", args=[shown.pk])
+        button = re.search(rf'<a class="btn big game-button" href="{href}">(.*?)</a>', home, re.S)
         assert button, f"no button for {game}"
         assert f"games.svg#{game}" in button.group(1) and title in button.group(1)
 
