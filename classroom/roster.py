@@ -79,13 +79,38 @@ def parse_paste(text: str, existing: list[tuple[str, str]] = ()) -> list[RosterL
 
 
 def labels(pupils) -> dict[int, str]:
-    """Pupil id -> the name shown: 'Léa M.', and 'Léa M. (2)' for the second Léa M."""
-    counts: Counter = Counter()
-    totals = Counter((p.first_name.casefold(), p.initial) for p in pupils)
+    """Pupil id -> the name their class knows them by: 'Léa M.', and 'Léa M. (2)'
+    for the second Léa M. of the class (in the order they were added).
+
+    Counted over the whole class, whichever of its pupils are listed: a table
+    of two, a report or an export names a pupil as the class page does. One
+    query: the names of the class."""
+    pupils = list(pupils)
+    if not pupils:
+        return {}
+    from .models import Pupil  # the roster's parsing above needs no model
+
+    classmates = Pupil.objects.filter(
+        classroom_id__in={p.classroom_id for p in pupils}
+    ).values_list("pk", "classroom_id", "first_name", "initial")
+    totals: Counter = Counter()
+    order: dict[int, int] = {}
+    for pk, classroom_id, first_name, initial in sorted(classmates):
+        key = (classroom_id, first_name.casefold(), initial)
+        totals[key] += 1
+        order[pk] = totals[key]
     shown = {}
-    for pupil in sorted(pupils, key=lambda p: p.pk):
-        key = (pupil.first_name.casefold(), pupil.initial)
-        counts[key] += 1
+    for pupil in pupils:
+        key = (pupil.classroom_id, pupil.first_name.casefold(), pupil.initial)
         name = pupil.short_name
-        shown[pupil.pk] = f"{name} ({counts[key]})" if totals[key] > 1 else name
+        shown[pupil.pk] = f"{name} ({order.get(pupil.pk, 1)})" if totals[key] > 1 else name
     return shown
+
+
+def label_each(pupils) -> list:
+    """The pupils, each with ``.label`` (see labels), for templates and files."""
+    pupils = list(pupils)
+    names = labels(pupils)
+    for pupil in pupils:
+        pupil.label = names[pupil.pk]
+    return pupils

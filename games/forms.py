@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from classroom import roster
 from engine.core import IllegalMove
 from engine.numberquest.variants import PRESETS, validate_variant
 
@@ -108,13 +109,13 @@ class SessionForm(forms.Form):
 
     def __init__(self, *args, pupils=(), signed_in=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.pupils = list(pupils)
+        self.pupils = roster.label_each(pupils)
         table_choices = [("", _("at random")), ("0", _("not playing"))] + [
             (str(n), str(n)) for n in range(1, 16)
         ]
         for pupil in self.pupils:
             self.fields[f"table_{pupil.pk}"] = forms.ChoiceField(
-                label=pupil.short_name,
+                label=pupil.label,
                 choices=table_choices,
                 required=False,
                 initial="" if pupil.pk in signed_in or not signed_in else "0",

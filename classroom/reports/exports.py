@@ -68,7 +68,7 @@ def rows(report) -> list[list]:
             s = cell.summary
             lines.append(
                 [
-                    row.pupil.short_name,
+                    row.pupil.label,
                     str(names[cell.skill]),
                     cell.label,
                     s.attempts,
@@ -171,7 +171,7 @@ def to_pdf(report) -> bytes:
     for index, row in enumerate(report.rows):
         if index:
             story.append(PageBreak())
-        story.append(Paragraph(_escape(row.pupil.short_name), title))
+        story.append(Paragraph(_escape(row.pupil.label), title))
         story.append(Paragraph(_escape(f"{report.classroom} · {period}"), body))
         story.append(Spacer(1, 0.4 * cm))
         data = [[_("Skill"), _("Status"), _("Right first time"), _("Last 10"), _("Estimate")]]

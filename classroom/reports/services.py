@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from classroom import mastery
+from classroom import mastery, roster
 from classroom.models import Attempt, Classroom, Opportunity, Pupil, PupilSkill
 
 from .filters import GAME_NAMES, ReportFilters
@@ -241,7 +241,7 @@ def class_report(
 ) -> ClassReport:
     """The class report: page, CSV, XLSX and PDF all come from here."""
     filters = filters or ReportFilters()
-    pupils = list(classroom.pupils.all())
+    pupils = roster.label_each(classroom.pupils.all())
     summaries: dict[int, dict[str, mastery.SkillSummary]] = {p.pk: {} for p in pupils}
     updated_at = None
     if filters.is_empty:
@@ -454,7 +454,9 @@ def session_report(session) -> list[dict]:
     for attempt in Attempt.objects.filter(session=session).order_by("created_at", "id"):
         attempts_by_pupil.setdefault(attempt.pupil_id, []).append(attempt)
     tables = []
-    for table in session.tables.prefetch_related("seats__pupil"):
+    seated = list(session.tables.prefetch_related("seats__pupil"))
+    roster.label_each(s.pupil for t in seated for s in t.seats.all() if s.pupil_id)
+    for table in seated:
         players = []
         for seat in table.seats.all():
             mine = attempts_by_pupil.get(seat.pupil_id, []) if seat.pupil_id else []

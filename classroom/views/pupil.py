@@ -79,10 +79,7 @@ def join_class(request, code: str):
         _record_wrong_code(request)
         messages.error(request, _("No class has this code. Look at the board again."))
         return redirect("classroom:join")
-    pupils = list(classroom.pupils.all())
-    names = roster.labels(pupils)
-    for pupil in pupils:
-        pupil.label = names[pupil.pk]
+    pupils = roster.label_each(classroom.pupils.all())
     return render(request, "classroom/join_class.html", {"classroom": classroom, "pupils": pupils})
 
 
@@ -92,7 +89,7 @@ def join_pupil(request, code: str, pupil_pk: int):
     if classroom is None:
         return redirect("classroom:join")
     pupil = get_object_or_404(classroom.pupils, pk=pupil_pk)
-    pupil.label = roster.labels(list(classroom.pupils.all()))[pupil.pk]
+    roster.label_each([pupil])
     if not classroom.uses_picture_passwords:
         if request.method == "POST":
             pupil_auth.sign_in(request, pupil)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.models import GameSession
 
+from .. import roster
 from ..models import ReportJob
 from ..reports import exports, jobs, services
 from ..reports.filters import GAME_NAMES, ReportFilterForm, ReportFilters
@@ -156,7 +157,7 @@ def job_download(request, pk: int):
 @teacher_required
 @require_GET
 def pupil_report(request, pk: int):
-    pupil = own_pupil(request, pk)
+    pupil = roster.label_each([own_pupil(request, pk)])[0]
     report = services.pupil_report(pupil)
     return render(
         request,

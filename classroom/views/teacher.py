@@ -51,10 +51,7 @@ def class_create(request):
 @teacher_required
 def class_detail(request, pk: int):
     classroom = own_classroom(request, pk)
-    pupils = list(classroom.pupils.all())
-    names = roster.labels(pupils)
-    for pupil in pupils:
-        pupil.label = names[pupil.pk]
+    pupils = roster.label_each(classroom.pupils.all())
     join_url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
     return render(
         request,
@@ -271,10 +268,7 @@ def class_qr(request, pk: int):
 @teacher_required
 def sign_in_cards(request, pk: int):
     classroom = own_classroom(request, pk)
-    pupils = list(classroom.pupils.all())
-    names = roster.labels(pupils)
-    for pupil in pupils:
-        pupil.label = names[pupil.pk]
+    pupils = roster.label_each(classroom.pupils.all())
     url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
     return render(
         request,
