@@ -38,22 +38,36 @@ Status rules (checked in this order; the first that holds wins)
 ``n`` = first tries, ``last10`` = accuracy over the last 10 first tries (fewer
 when there are fewer), ``estimate`` = BKT estimate.
 
-1. ``not_started``  if n == 0.
+``games`` = the game sessions the first tries come from, ``last20`` = accuracy
+over the last 20 first tries (all of them when fewer).
+
+1. ``not_started``  if n == 0 (shown as "no evidence yet").
 2. ``mastered``     if n >= MIN_ATTEMPTS (8) and estimate >= MASTERED_ESTIMATE
-                    (0.95) and last10 >= MASTERED_LAST10 (0.8).
-3. ``needs_help``   if n >= HELP_MIN_ATTEMPTS (6) and (last10 < HELP_LAST10 (0.5)
-                    or estimate < HELP_ESTIMATE (0.4)).
+                    (0.95) and last10 >= MASTERED_LAST10 (0.8), in games >=
+                    MIN_GAMES (2).
+3. ``needs_help``   if n >= HELP_MIN_ATTEMPTS (6) and last20 < HELP_ACCURACY
+                    (0.7), in games >= MIN_GAMES.
 4. ``nearly_there`` if estimate >= NEARLY_ESTIMATE (0.8).
 5. ``practising``   otherwise.
 
-Why this order: rules 2 and 3 cannot both hold (0.8 > 0.5 and 0.95 > 0.4), so
-their order only reads naturally. ``needs_help`` is checked before
+A verdict (rules 2 and 3) needs evidence from two games: one short game's dice
+and mood are not a skill. Short of it the sentence says so ("in one game only:
+a second game will tell"), beside the "too few chances to tell yet" of the
+avoidance section. The help rule reads the last 20, not the last 10: a pupil
+right half the time has 5 of 10 right or better about as often as not, but
+fewer than 14 of 20 nineteen times in twenty.
+
+Why this order: rules 2 and 3 both hold only for a pupil who has just got
+better (8 of the last 10 right but 13 of the last 20, with an estimate of 95%):
+the recent run wins. ``needs_help`` is checked before
 ``nearly_there`` because they can both hold (six wrong, then four right in a
 row: the estimate jumps back above 0.8 while the last ten are 4 of 10), and a
 teacher would rather look at a pupil once too often than miss one. The minimum
 counts stop three lucky answers from reading "mastered" (with these parameters
 three right answers already give an estimate of 98%) and stop two slips in a
-first game from reading "needs help".
+first game from reading "needs help". The estimate alone never calls for help:
+with these parameters an estimate under 0.4 comes only with fewer than 70% of
+the last 20 right, which rule 3 already reads (a property test holds it).
 
 Avoidance
 ---------
@@ -174,12 +188,15 @@ MASTERED_LAST10 = 0.8
 HELP_MIN_ATTEMPTS = 6
 """No 'needs help' from a single game's first few steps."""
 
-HELP_LAST10 = 0.5
-"""Fewer than half of the last ten right: the pupil is failing more than not."""
+HELP_WINDOW = 20
+"""First tries the help rule reads: a wider window than the last ten, so a pupil
+right about half the time is flagged whatever their last few answers."""
 
-HELP_ESTIMATE = 0.4
-"""Three wrong first tries in a row bring a 99% estimate down to 28%: below 0.4
-the model thinks it more likely than not that the skill is not there."""
+HELP_ACCURACY = 0.7
+"""Fewer than 14 of the last 20 right: more than one answer in four wrong."""
+
+MIN_GAMES = 2
+"""Game sessions a verdict ('mastered', 'needs help') needs its evidence from."""
 
 NEARLY_ESTIMATE = 0.8
 """Estimate at which the pupil more likely than not will soon be mastered."""
@@ -222,13 +239,13 @@ def _wrong_floor() -> float:
 # ------------------------------------------------------------------ messages
 
 STATUS_LABELS = {
-    "not_started": N_("not started"),
+    "not_started": N_("no evidence yet"),
     "practising": N_("practising"),
     "nearly_there": N_("nearly there"),
     "mastered": N_("mastered"),
     "needs_help": N_("needs help"),
 }
-MSG_NOT_STARTED = N_("not started: no calculation yet")
+MSG_NOT_STARTED = N_("no evidence yet: no calculation with this skill")
 MSG_PRACTISING = N_("practising: %(right)d of the last %(total)d right, estimate %(estimate)d%%")
 MSG_NEARLY = N_("nearly there: %(right)d of the last %(total)d right, estimate %(estimate)d%%")
 MSG_NEARLY_MORE = N_(
@@ -236,9 +253,14 @@ MSG_NEARLY_MORE = N_(
     " needs %(more)d more to be sure"
 )
 MSG_MASTERED = N_("mastered: %(right)d of the last %(total)d right, estimate %(estimate)d%%")
-MSG_HELP_RECENT = N_("needs help: %(right)d of the last %(total)d right")
-MSG_HELP_ESTIMATE = N_(
-    "needs help: estimate down to %(estimate)d%%, %(right)d of the last %(total)d right"
+MSG_HELP_RECENT = N_("needs help: %(help_right)d of the last %(help_total)d right")
+MSG_ONE_GAME_NEARLY = N_(
+    "nearly there: %(right)d of the last %(total)d right, estimate %(estimate)d%%,"
+    " in one game only: a second game will tell"
+)
+MSG_ONE_GAME_PRACTISING = N_(
+    "practising: %(right)d of the last %(total)d right, estimate %(estimate)d%%,"
+    " in one game only: a second game will tell"
 )
 
 # One full sentence per operation and count, so translators never glue fragments.
@@ -313,6 +335,7 @@ class AttemptRecord(NamedTuple):
     response_ms: int | None = None
     created_at: datetime | None = None
     game: str = ""
+    session_id: Hashable = None
 
 
 class OpportunityRecord(NamedTuple):
@@ -374,6 +397,9 @@ class SkillSummary:
     estimate: float
     status: str
     sentence: str
+    games: int = 0
+    help_right: int = 0
+    help_total: int = 0
 
 
 @dataclass(frozen=True)
@@ -415,18 +441,49 @@ BKT_WRONG_FLOOR = _wrong_floor()
 # ------------------------------------------------------------------ status
 
 
-def status_for(first_tries: int, last10_right: int, last10_total: int, estimate: float) -> str:
+def status_for(
+    first_tries: int,
+    last10_right: int,
+    last10_total: int,
+    estimate: float,
+    *,
+    games: int,
+    help_right: int,
+    help_total: int,
+) -> str:
     """The documented status rules, in their documented order."""
+    return _verdict(first_tries, last10_right, last10_total, estimate, help_right, help_total,
+                    games >= MIN_GAMES)
+
+
+def _verdict(
+    first_tries: int,
+    last10_right: int,
+    last10_total: int,
+    estimate: float,
+    help_right: int,
+    help_total: int,
+    enough_games: bool,
+) -> str:
     if first_tries == 0:
         return "not_started"
     recent = last10_right / last10_total if last10_total else 0.0
     if first_tries >= MIN_ATTEMPTS and estimate >= MASTERED_ESTIMATE and recent >= MASTERED_LAST10:
-        return "mastered"
-    if first_tries >= HELP_MIN_ATTEMPTS and (recent < HELP_LAST10 or estimate < HELP_ESTIMATE):
-        return "needs_help"
+        return "mastered" if enough_games else "nearly_there"
+    wider = help_right / help_total if help_total else 0.0
+    if first_tries >= HELP_MIN_ATTEMPTS and wider < HELP_ACCURACY:
+        return "needs_help" if enough_games else "practising"
     if estimate >= NEARLY_ESTIMATE:
         return "nearly_there"
     return "practising"
+
+
+def _held_back(summary: SkillSummary) -> bool:
+    """Whether only the one-game rule keeps this summary from a verdict."""
+    return summary.games < MIN_GAMES and _verdict(
+        summary.first_tries, summary.last10_right, summary.last10_total, summary.estimate,
+        summary.help_right, summary.help_total, True,
+    ) in ("mastered", "needs_help")
 
 
 def _percent(estimate: float) -> int:
@@ -446,15 +503,18 @@ def explain(summary: SkillSummary | Avoidance | TableCell, gettext: Gettext = _i
         "total": summary.last10_total,
         "estimate": _percent(summary.estimate),
         "more": max(0, MIN_ATTEMPTS - summary.first_tries),
+        "help_right": summary.help_right,
+        "help_total": summary.help_total,
     }
     status = summary.status
     if status == "not_started":
         template = MSG_NOT_STARTED
+    elif status in ("nearly_there", "practising") and _held_back(summary):
+        template = MSG_ONE_GAME_NEARLY if status == "nearly_there" else MSG_ONE_GAME_PRACTISING
     elif status == "mastered":
         template = MSG_MASTERED
     elif status == "needs_help":
-        recent = summary.last10_accuracy or 0.0
-        template = MSG_HELP_RECENT if recent < HELP_LAST10 else MSG_HELP_ESTIMATE
+        template = MSG_HELP_RECENT
     elif status == "nearly_there":
         # Say "needs N more" only when the count is the one thing missing.
         would_master = (
@@ -619,20 +679,30 @@ def _pupil(row: Any) -> Hashable:
 
 
 class _SkillState:
-    __slots__ = ("attempts", "first_tries", "correct_first", "last", "times", "estimate")
+    __slots__ = (
+        "attempts", "first_tries", "correct_first", "last", "times", "estimate", "sessions"
+    )
 
     def __init__(self) -> None:
         self.attempts = 0
         self.first_tries = 0
         self.correct_first = 0
-        self.last: deque[bool] = deque(maxlen=LAST_N)
+        # The help rule's window; the last ten are its tail.
+        self.last: deque[bool] = deque(maxlen=HELP_WINDOW)
         self.times: list[int] = []
         self.estimate = P_INIT
+        self.sessions: set[Hashable] = set()
 
     def summary(self, skill: str, gettext: Gettext) -> SkillSummary:
-        right, total = sum(self.last), len(self.last)
+        recent = list(self.last)[-LAST_N:]
+        right, total = sum(recent), len(recent)
+        help_right, help_total = sum(self.last), len(self.last)
         n = self.first_tries
-        status = status_for(n, right, total, self.estimate)
+        games = len(self.sessions)
+        status = status_for(
+            n, right, total, self.estimate, games=games, help_right=help_right,
+            help_total=help_total,
+        )
         draft = SkillSummary(
             skill=skill,
             attempts=self.attempts,
@@ -647,6 +717,9 @@ class _SkillState:
             estimate=self.estimate,
             status=status,
             sentence="",
+            games=games,
+            help_right=help_right,
+            help_total=help_total,
         )
         return _with_sentence(draft, gettext)
 
@@ -768,6 +841,7 @@ class MasteryAccumulator:
         state.first_tries += 1
         state.correct_first += correct
         state.last.append(bool(correct))
+        state.sessions.add(_get(attempt, "session_id"))
         if response_ms is not None:
             state.times.append(response_ms)
         state.estimate = bkt_update(state.estimate, correct)

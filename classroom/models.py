@@ -239,6 +239,10 @@ class PupilSkill(models.Model):
     median_ms = models.FloatField(null=True, blank=True)
     estimate = models.FloatField(default=0.0)
     status = models.CharField(max_length=20, default="not_started")
+    # What the status rules read beside the last ten (classroom.mastery).
+    games = models.PositiveIntegerField(default=0)
+    help_right = models.PositiveSmallIntegerField(default=0)
+    help_total = models.PositiveSmallIntegerField(default=0)
     # In English, for exports and the admin; pages explain() again in the reader's language.
     sentence = models.CharField(max_length=200, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)

@@ -183,7 +183,7 @@ def to_pdf(report) -> bytes:
                     cell.label,
                     f"{s.correct_first} / {s.first_tries}",
                     f"{s.last10_right} / {s.last10_total}",
-                    f"{cell.estimate_percent} %",
+                    "—" if cell.estimate_percent is None else f"{cell.estimate_percent} %",
                 ]
             )
         table = Table(data, colWidths=[4 * cm, 3.4 * cm, 3.4 * cm, 2.6 * cm, 2.6 * cm])

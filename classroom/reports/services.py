@@ -47,6 +47,9 @@ SUMMARY_FIELDS = (
     "estimate",
     "status",
     "sentence",
+    "games",
+    "help_right",
+    "help_total",
 )
 
 # ------------------------------------------------------------------ streaming
@@ -181,7 +184,10 @@ class Cell:
         return skill_name(self.summary.skill)
 
     @property
-    def estimate_percent(self) -> int:
+    def estimate_percent(self) -> int | None:
+        """None without evidence: the model's starting guess is no figure about a pupil."""
+        if not self.summary.first_tries:
+            return None
         return mastery._percent(self.summary.estimate)
 
     @property

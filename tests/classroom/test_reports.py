@@ -22,7 +22,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 @pytest.fixture
 def played(classroom, teacher, pupils):
-    """An ended game: Léa is good at addition, Noah keeps getting 7 × 8 wrong."""
+    """Two ended games: Léa is good at addition, Noah keeps getting 7 × 8 wrong
+    (a verdict needs two games' evidence). Returns the second game."""
     session = GameSession.objects.create(
         classroom=classroom, teacher=teacher, game="numberquest", status="ended"
     )
@@ -31,13 +32,20 @@ def played(classroom, teacher, pupils):
     )
     Seat.objects.create(table=table, player=0, pupil=pupils[0])
     Seat.objects.create(table=table, player=1, pupil=pupils[1])
+    earlier = GameSession.objects.create(
+        classroom=classroom, teacher=teacher, game="numberquest", status="ended"
+    )
+    earlier_table = Table.objects.create(
+        session=earlier, number=1, seed=2, state={}, turn_started_at=timezone.now()
+    )
     start = timezone.now() - timedelta(days=20)
 
     def attempt(pupil, skill, operands, expected, given, minutes, game="numberquest"):
+        first_game = minutes < 4
         return Attempt(
             pupil=pupil,
-            session=session,
-            table=table,
+            session=earlier if first_game else session,
+            table=earlier_table if first_game else table,
             game=game,
             skill=skill,
             operands=operands,
