@@ -214,11 +214,12 @@ def to_pdf(report) -> bytes:
                     _(
                         "How to read it: the estimate is how sure Numbo is that the skill "
                         "is known; %(percent)d %% after at least %(count)d calculations "
-                        "reads “mastered”."
+                        "in %(games)d games or more reads “mastered”."
                     )
                     % {
                         "percent": round(mastery.MASTERED_ESTIMATE * 100),
                         "count": mastery.MIN_ATTEMPTS,
+                        "games": mastery.MIN_GAMES,
                     }
                 ),
                 small,

@@ -355,3 +355,33 @@ def test_report_links_on_the_class_and_session_pages(teacher_client, classroom, 
 def test_a_forged_job_number_is_ignored_not_an_error(teacher_client, classroom, job):
     url = reverse("reports:class_report", args=[classroom.pk])
     assert teacher_client.get(url, {"job": job}).status_code == 200
+
+
+def test_a_skill_without_evidence_says_no_evidence_yet_everywhere(
+    played, teacher_client, classroom, pupils, monkeypatch
+):
+    from openpyxl import load_workbook
+    from reportlab import platypus
+
+    services.recompute_pupils([p.pk for p in pupils])
+    page = teacher_client.get(reverse("reports:class_report", args=[classroom.pk])).content.decode()
+    assert "no evidence yet" in page and "not started" not in page
+    text = exports.to_csv(services.class_report(classroom)).decode("utf-8-sig")
+    lea_div = next(line for line in csv.reader(io.StringIO(text))
+                   if line[0] == "Léa M." and line[1] == "division")
+    assert lea_div[2] == "no evidence yet" and lea_div[9] == ""  # no "Estimate 30 %"
+    sheet = teacher_client.get(reverse("reports:class_export", args=[classroom.pk, "xlsx"]))
+    rows = list(load_workbook(io.BytesIO(sheet.content)).active.iter_rows(values_only=True))
+    lea_div = next(v for v in rows if v[0] == "Léa M." and v[1] == "division")
+    assert lea_div[2] == "no evidence yet" and lea_div[9] is None
+    tables = []
+    real = platypus.Table
+    monkeypatch.setattr(platypus, "Table", lambda data, *a, **k: tables.append(data) or real(
+        data, *a, **k))
+    teacher_client.get(reverse("reports:class_export", args=[classroom.pk, "pdf"]))
+    lea_div = next(row for row in tables[0] if row[0] == "division")
+    assert lea_div[1] == "no evidence yet" and lea_div[4] == "—"
+    pupil_page = teacher_client.get(
+        reverse("reports:pupil_report", args=[pupils[0].pk])
+    ).content.decode()
+    assert "no evidence yet" in pupil_page and "30%" not in pupil_page
