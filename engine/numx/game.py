@@ -230,7 +230,7 @@ class Numx:
                     found += self.action_moves(state, player, c)
         if state.pile or state.discard:
             found.append({"type": "draw"})
-        if state.tricks:
+        if state.tricks or not found:
             found.append({"type": "pass"})
         return found
 
@@ -344,7 +344,7 @@ class Numx:
         if kind == "draw":
             return self._draw(state, player)
         if kind == "pass":
-            if not state.tricks:
+            if not state.tricks and self.moves(state, player) != [{"type": "pass"}]:
                 raise IllegalMove("You start this tour: play a card.", "must_open")
             state, events = hand_on(state, player, voluntary=True)
             return Outcome(state, (Event("passed", player, {}), *events))
