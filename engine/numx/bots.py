@@ -44,12 +44,16 @@ def row_points(state: NumxState, rows: tuple[Row, ...], player: int) -> int:
     return score((score_pair(c) for p in state.team_of(player) for c, _ in rows[p]), state.rules)
 
 
+def _lead_over(state: NumxState, points: list[int], player: int) -> int:
+    mates = state.team_of(player)
+    others = [points[p] for p in range(state.players) if p not in mates]
+    return points[player] - max(others, default=0)
+
+
 def advantage(state: NumxState, rows: tuple[Row, ...], player: int) -> int:
     """The bot's points minus the best opponent's (the leader's)."""
-    mine = row_points(state, rows, player)
-    mates = state.team_of(player)
-    others = [row_points(state, rows, p) for p in range(state.players) if p not in mates]
-    return mine - max(others, default=0)
+    points = [row_points(state, rows, p) for p in range(state.players)]
+    return _lead_over(state, points, player)
 
 
 def leader(state: NumxState, player: int) -> int:
@@ -60,33 +64,42 @@ def leader(state: NumxState, player: int) -> int:
 
 # --------------------------------------------------------------- handing out
 
+def _give(rows: tuple[Row, ...], card_id: str, to: int) -> tuple[Row, ...]:
+    return rows[:to] + (rows[to] + ((card_id, True),),) + rows[to + 1:]
+
+
 def _assign(state: NumxState, player: int, cards: list[str], k: int, receivers: list[int]
-            ) -> list[dict[str, Any]] | None:
-    """k cards, one at a time, each to the receiver where it helps ``player`` most."""
+            ) -> tuple[int, list[dict[str, Any]]] | None:
+    """k cards, one at a time, each to the receiver where it helps ``player``
+    most; returns (the bot's lead after, the hand-out). Only the receiving
+    row is scored again for each try."""
     rows = state.rows
+    points = [row_points(state, rows, p) for p in range(state.players)]
     cap = per_player(k)
     got: dict[int, int] = {}
     handed: list[dict[str, Any]] = []
     left = list(cards)
     for _ in range(k):
-        best: tuple[int, str, int] | None = None
-        for c in left:
-            for p in receivers:
-                if got.get(p, 0) >= cap:
-                    continue
-                trial = rows[:p] + (rows[p] + ((c, True),),) + rows[p + 1:]
-                value = advantage(state, trial, player)
+        best: tuple[int, str, int, list[int]] | None = None
+        for p in receivers:
+            if got.get(p, 0) >= cap:
+                continue
+            for c in left:
+                gained = row_points(state, _give(rows, c, p), p)
+                trial = [gained if q in state.team_of(p) else points[q]
+                         for q in range(state.players)]
+                value = _lead_over(state, trial, player)
                 if best is None or value > best[0]:
-                    best = (value, c, p)
+                    best = (value, c, p, trial)
         if best is None:
             return None
-        _, c, p = best
-        rows = rows[:p] + (rows[p] + ((c, True),),) + rows[p + 1:]
+        value, c, p, points = best
+        rows = _give(rows, c, p)
         got[p] = got.get(p, 0) + 1
         left.remove(c)
         mine = p in state.team_of(player)
         handed.append({"card": c, "to": p, "face_up": not mine, "end": "right"})
-    return handed
+    return _lead_over(state, points, player), handed
 
 
 def distribution(state: NumxState, player: int, level: str, rng: random.Random
@@ -105,19 +118,8 @@ def distribution(state: NumxState, player: int, level: str, rng: random.Random
                            "end": rng.choice(("left", "right"))})
         return {"type": "distribute", "cards": handed}
     tried = sizes[:1] if level == "greedy" else sizes[:1] + sizes[-1:]
-    best: tuple[int, list[dict[str, Any]]] | None = None
-    for k in tried:
-        handed = _assign(state, player, cards, k, receivers)
-        if handed is None:
-            continue
-        rows = state.rows
-        for h in handed:
-            rows = rows[:h["to"]] + (rows[h["to"]] + ((h["card"], True),),) + rows[h["to"] + 1:]
-        value = advantage(state, rows, player)
-        if best is None or value > best[0]:
-            best = (value, handed)
-    assert best is not None
-    return {"type": "distribute", "cards": best[1]}
+    results = [r for r in (_assign(state, player, cards, k, receivers) for k in tried) if r]
+    return {"type": "distribute", "cards": max(results, key=lambda r: r[0])[1]}
 
 
 # --------------------------------------------------------------- actions

@@ -9,6 +9,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core import IllegalMove
 from engine.numx import GAME, can_add_rainbow, waiting_on
 from engine.numx.distribution import feasible, offer, per_player
 from engine.numx.state import NumxState, card_count
@@ -115,3 +116,29 @@ def test_a_replayed_log_reaches_the_same_state(game):
         state = GAME.apply(state, player, move).state
     assert state == last
     assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
+
+
+_junk = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 200) | st.sampled_from(
+        ["blue7", "rainbow7", "numx", "joker1", "block1", "malus2", "all", "left", "team", "x"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["card", "to", "face_up", "end", "target"]), inner, max_size=4),
+    max_leaves=8)
+_fields = st.dictionaries(
+    st.sampled_from(["card", "cards", "value", "from_row", "target", "direction", "mine",
+                     "theirs", "team", "trick", "size", "indices", "choice", "worth",
+                     "total", "colour"]), _junk, max_size=5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 100), st.integers(0, 120), st.sampled_from(
+    ["choose", "trick", "action", "draw", "keep", "pass", "rainbow", "distribute",
+     "malus_discard", "malus_remove", "malus_place", "refill", "count_group", "count_total",
+     "nonsense"]), _fields, st.integers(-1, 6))
+def test_any_move_is_applied_or_refused_with_a_reason(seed, steps, kind, fields, player):
+    played = list(random_game(seed, 4, "speed_run", [seed * 7 + i for i in range(steps)]))
+    state = played[-1][0] if played else GAME.new({}, 4, seed)
+    try:
+        GAME.apply(state, player, {"type": kind, **fields})
+    except IllegalMove as refusal:
+        assert refusal.reason and refusal.code
