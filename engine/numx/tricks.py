@@ -126,45 +126,30 @@ def check_trick(cards: tuple[str, ...], value: int | None, last: Trick | None
 
 def legal_tricks(hand: tuple[str, ...], last: Trick | None, must_include: str | None = None
                  ) -> list[tuple[tuple[str, ...], int | None]]:
-    """Every ``(cards, value)`` trick these cards can make over ``last``
-    (a Joker-only trick once per value it may stand for)."""
+    """Every ``(cards, value)`` trick these cards can make over ``last``, with
+    ``must_include`` among them if given (a drawn or taken-back card)."""
     found: list[tuple[tuple[str, ...], int | None]] = []
     if last is not None and last.kind == NUMX:
         return found
-    for special in (NUMX, INFINI):
-        for c in hand:
-            if CARDS[c].kind == special and (special == NUMX or last is None
-                                             or last.kind == "number"):
-                found.append(((c,), None))
-                break
-    if last is not None and last.kind != "number":
-        return [t for t in found if must_include is None or must_include in t[0]]
-    jokers = tuple(c for c in hand if CARDS[c].kind == "joker")
-    by_value: dict[int, list[str]] = {}
     for c in hand:
-        if CARDS[c].kind == "number":
-            by_value.setdefault(CARDS[c].value, []).append(c)  # type: ignore[arg-type]
-    low = -1 if last is None else last.value  # type: ignore[assignment]
-    sizes = range(1, OPENING_MAX + 1) if last is None else range(max(1, last.size - 1),
-                                                                   last.size + 2)
-    for v in VALUES:
-        if v <= low:  # type: ignore[operator]
-            continue
-        pool = tuple(by_value.get(v, ())) + jokers
-        if not pool:
-            continue
-        for size in sizes:
-            for cards in combinations(pool, size):
-                if must_include is not None and must_include not in cards:
-                    continue
-                if len(cards) in allowed_sizes(cards, last):
-                    found.append((cards, v))
-    # Two Jokers make the same tricks in either order.
-    seen: set[tuple[frozenset[str], int | None]] = set()
-    unique = []
-    for cards, v in found:
-        key = (frozenset(cards), v)
-        if key not in seen and (must_include is None or must_include in cards):
-            seen.add(key)
-            unique.append((cards, v))
-    return unique
+        kind = CARDS[c].kind
+        if kind == NUMX or (kind == INFINI and (last is None or last.kind == "number")):
+            found.append(((c,), None))
+    if last is None or last.kind == "number":
+        jokers = tuple(c for c in hand if CARDS[c].kind == "joker")
+        by_value: dict[int, list[str]] = {}
+        for c in hand:
+            if CARDS[c].kind == "number":
+                by_value.setdefault(CARDS[c].value, []).append(c)  # type: ignore[arg-type]
+        low = -1 if last is None else last.value
+        sizes = range(1, OPENING_MAX + 1) if last is None \
+            else range(max(1, last.size - 1), last.size + 2)
+        for v in VALUES:
+            if v <= low:  # type: ignore[operator]
+                continue
+            pool = tuple(by_value.get(v, ())) + jokers
+            for size in sizes:
+                for cards in combinations(pool, size):
+                    if len(cards) in allowed_sizes(cards, last):
+                        found.append((cards, v))
+    return [t for t in found if must_include is None or must_include in t[0]]
