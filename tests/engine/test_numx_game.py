@@ -385,3 +385,116 @@ def test_views_hide_hands_and_face_down_cards():
         assert '"yellow11"' not in text and '"blue7"' in text
     assert '"green16"' not in json.dumps(GAME.view(state, 0))
     assert '"green16"' in json.dumps(GAME.view(state, 1))
+
+
+# ------------------------------------------------------------------ more edges
+
+def test_new_checks_players_and_options():
+    for players in (1, 7):
+        with pytest.raises(IllegalMove) as err:
+            GAME.new({}, players, 1)
+        assert err.value.code == "bad_players"
+    for options in ({"mode": "blitz"}, {"rules": [6]}, {"malus": [[1, 1]]}, {"colour": 1},
+                    {"teams": [[0, 1], [2]]}):
+        with pytest.raises(IllegalMove) as err:
+            GAME.new(options, 4, 1)
+        assert err.value.code == "bad_option"
+    six = GAME.new({"mode": "x_game", "malus": [[3, 0]] * 5}, 6, 1)
+    assert [len(h) for h in six.hands] == [10] * 6 and six.malus == ((3, 0),) * 5
+
+
+def test_a_choice_may_change_until_everyone_has_chosen():
+    state = GAME.new({}, 2, 3)
+    first, second = state.hands[0][:2]
+    state, _, _ = play(state, 0, {"type": "choose", "card": first})
+    state, _, _ = play(state, 0, {"type": "choose", "card": second})
+    state, _, _ = play(state, 1, {"type": "choose", "card": state.hands[1][0]})
+    assert state.rows[0] == ((second, True),) and first in state.hands[0]
+
+
+def test_infini_may_open_and_a_joker_stands_beside_a_rainbow():
+    state = table([["infini2", "joker2", "rainbow8", "blue8"], ["red1"], ["red2"], ["red3"]])
+    assert play(state, 0, trick("infini2"))[0].last.kind == "infini"
+    after, _, _ = play(state, 0, trick("joker2", "rainbow8", "blue8"))
+    assert after.last.value == 8 and after.last.size == 3 and after.last.eligible
+
+
+def test_a_rainbow_on_ones_own_turn_costs_no_one_a_turn_and_never_on_ones_own_trick():
+    state = table([["blue5", "red1"], ["rainbow5", "red9"], ["rainbow3", "red2"], ["red3"]])
+    state, _, _ = play(state, 0, trick("blue5"))
+    assert refused(state, 0, {"type": "rainbow", "card": "rainbow5"}) in (
+        "own_trick", "not_in_hand")
+    state, kinds, out = play(state, 1, {"type": "rainbow", "card": "rainbow5"})
+    assert "lost_turn" not in kinds and state.current == 2 and state.last.size == 2
+    assert refused(state, 1, {"type": "rainbow", "card": "rainbow5"}) == "own_trick"
+    infini = table([["infini1", "red1"], ["rainbow5"], ["red2"], ["red3"]])
+    infini, _, _ = play(infini, 0, trick("infini1"))
+    assert refused(infini, 1, {"type": "rainbow", "card": "rainbow5"}) == "no_trick"
+
+
+def test_a_shadow_bonus_may_be_declined():
+    state = table([["shadow4", "flip1", "red1"], ["red9"], ["red10"], ["red11"]])
+    state, kinds, _ = play(state, 0, trick("shadow4"))
+    assert "shadow_bonus" in kinds and not can_add_rainbow(state, 1)
+    assert refused(state, 0, trick("red1")) == "bonus_action"
+    state, _, _ = play(state, 0, {"type": "pass"})
+    assert state.current == 1 and "flip1" in state.hands[0]
+
+
+def test_quantique_keeps_a_swipe_off_the_shielded_row():
+    state, move = _acting("swipe1", target="all", direction="right")
+    state = set_fields(state, protected=(False, True, False, False))
+    after, _, _ = play(state, 0, move)
+    # Row 1 neither gives nor receives; row 0's card stays home, row 2 and 3 pass theirs.
+    assert after.rows[1] == state.rows[1] and after.rows[0][-1] == ("blue2", False)
+    assert after.rows[3] == (("green1", False),) and after.rows[0][0] == ("yellow1", True)
+
+
+def test_malus_leaves_a_hand_one_card_at_least():
+    state, move = _acting("malus5", target=3)   # (-1, -1): yellow player has one card
+    after, _, _ = play(state, 0, move)
+    assert waiting_on(after) == {3}
+    assert GAME.moves(after, 3) == [{"type": "malus_remove", "count": 1, "cards": []}]
+
+
+def test_block_between_team_mates():
+    state = table([["block1", "red9"], ["blue10"], ["green10"], ["yellow10", "red3"]],
+                  tricks=(Trick(3, ("blue5",), 5, "number"),),
+                  options={"teams": [[0, 2], [1, 3]]})
+    after, kinds, _ = play(state, 0, {"type": "action", "card": "block1", "target": "between"})
+    assert kinds.count("blocked") == 1 and after.current == 2
+
+
+def test_an_empty_pile_takes_the_discard_back():
+    state = table([["blue2", "red9"], ["blue1"], ["blue0"], ["red0"]])
+    state = set_fields(state, pile=(), discard=("green5", "green6"))
+    state, kinds, _ = play(state, 0, {"type": "draw"})
+    assert "reshuffled" in kinds and len(state.pile) == 1 and not state.discard
+
+
+def test_the_count_of_an_x_trem_and_of_family_singles():
+    xtrem = _counting([[("blue2", True), ("red2", False), ("green2", True), ("yellow2", True),
+                        ("shadow2", True)], []])
+    assert GAME.moves(xtrem, 1) == [] and waiting_on(xtrem) == {0}
+    state, kinds, out = play(xtrem, 0, {"type": "count_group", "value": 2, "worth": 100})
+    assert out.attempts[0].correct and "game_over" in kinds
+    family = _counting([[("blue9", True), ("red9", True), ("blue5", True), ("blue8", True)],
+                        []], mode="family")
+    assert GAME.moves(family, 0)[0]["value"] == 9
+    family, _, _ = play(family, 0, {"type": "count_group", "value": 9, "worth": 0})
+    assert GAME.moves(family, 0)[0]["colour"] == "any"
+    family, _, out = play(family, 0, {"type": "count_group", "colour": "any", "worth": 13})
+    assert [(a.skill, a.correct) for a in out.attempts] == [("scoring", True)]
+    family, _, out = play(family, 0, {"type": "count_total", "total": 13})
+    assert GAME.result(family).scores == (13, 0)
+
+
+def test_can_add_rainbow_is_cheap():
+    import time
+
+    state = table([["blue7", "red2"], ["blue9", "red3"], ["rainbow7", "red4"], ["red5"]])
+    state, _, _ = play(state, 0, trick("blue7"))
+    start = time.perf_counter()
+    for _ in range(1000):
+        can_add_rainbow(state, 2)
+    assert (time.perf_counter() - start) / 1000 < 0.0001
