@@ -522,7 +522,7 @@ class Numx:
             state = set_fields(state, hands=with_item(state.hands, player, tuple(
                 c for c in hand if c not in cards)))
             state = to_discard(state, cards)
-            events.append(Event("malus_discarded", player, {"cards": list(cards)}))
+            events.append(Event("malus_discarded", player, {"count": count}))
         elif what == "remove":
             indices = move.get("indices")
             row = state.rows[player]

@@ -92,9 +92,14 @@ def test_cards_are_conserved_and_no_view_leaks(game):
         cards = state.all_cards()
         assert len(cards) == len(set(cards)) == card_count(mode)
         for viewer in [*range(players), None]:
-            text = json.dumps(GAME.view(state, viewer))
+            view = GAME.view(state, viewer)
+            text = json.dumps(view)
             leaked = [c for c in hidden_cards(state, viewer) if f'"{c}"' in text]
             assert not leaked, (viewer, leaked)
+            # A face-down card shows nothing but its back: no value, no colour.
+            assert state.phase in ("count", "over") or all(
+                set(entry) == {"face_up"} for row in view["rows"] for entry in row
+                if not entry["face_up"])
         if state.phase == "choose":
             for p, chosen in enumerate(state.chosen):
                 if chosen is not None:
