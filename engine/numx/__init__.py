@@ -9,11 +9,14 @@ Where each rule lives:
   X-Game 10 cards and 2 rounds, Family 12 cards without actions) and options.
 * ``tricks.py``: what a trick may be (4.6).
 * ``flow.py``: turns, end of a tour, end of a round (4.4, 4.6, 4.9).
+* ``rainbow.py``: the out-of-turn Rainbow and :func:`can_add_rainbow` (4.6).
 * ``distribution.py``: the winner's hand-out (4.7).
-* ``actions.py``: Flip, Swipe, Éclair, Quantique, Block, Malus (4.8).
+* ``actions.py``: Flip, Swipe, Éclair, Quantique, Block, Malus and the
+  Malus targets' choices (4.8).
 * ``scoring.py``: :func:`count_steps` and :func:`score` (4.10).
-* ``game.py``: the engine contract (``GAME``), :func:`waiting_on`,
-  :func:`can_add_rainbow`, the views and the pupil's count.
+* ``count.py``: the pupil's count phase (0.3, 4.10).
+* ``game.py``: the engine contract (``GAME``), :func:`waiting_on`, the moves
+  and the views.
 * ``bots.py``: :func:`bot_moves` at the levels ``beginner``, ``greedy``, ``strategist``.
 
 Moves (dicts with a ``type``): ``choose`` {card}; ``trick`` {cards, value

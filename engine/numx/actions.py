@@ -20,7 +20,8 @@ from typing import Any
 
 from engine.core import Event, IllegalMove
 from engine.numx.cards import card
-from engine.numx.flow import Events, draw_cards
+from engine.numx.distribution import ENDS
+from engine.numx.flow import Events, draw_cards, hand_on, to_discard
 from engine.numx.state import NumxState, Owed, Pending, set_fields, with_item
 
 TARGETED = {"flip", "swipe", "block", "quantique", "malus"}
@@ -165,3 +166,66 @@ def _malus(state: NumxState, actor: int, card_id: str, hit: list[int], voluntary
         state = set_fields(state, pending=Pending("malus", actor, card_id, tuple(owed),
                                                   voluntary))
     return state, events
+
+
+def answer_malus(state: NumxState, player: int, kind: str, move: dict[str, Any]
+                 ) -> tuple[NumxState, Events]:
+    """A Malus target's choice: the cards to throw away, the score cards to
+    remove, or where the drawn cards go; then the turn goes on."""
+    pending = state.pending
+    assert pending is not None
+    _, what, count, held = pending.owed[0]
+    if kind != f"malus_{what}":
+        raise IllegalMove(_MALUS_HINT[what].format(count=count), "malus_choice", owed=what)
+    events: Events = []
+    if what == "discard":
+        cards = move.get("cards")
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) \
+                or len(set(cards)) != len(cards):
+            raise IllegalMove(_MALUS_HINT[what].format(count=count), "malus_choice")
+        hand = list(state.hands[player])
+        if len(cards) != count or any(c not in hand for c in cards):
+            raise IllegalMove(_MALUS_HINT[what].format(count=count), "malus_choice")
+        state = set_fields(state, hands=with_item(state.hands, player, tuple(
+            c for c in hand if c not in cards)))
+        state = to_discard(state, cards)
+        events.append(Event("malus_discarded", player, {"count": count}))
+    elif what == "remove":
+        indices = move.get("indices")
+        row = state.rows[player]
+        if not isinstance(indices, list) or len(indices) != count or any(
+                isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(row)
+                for i in indices) or len(set(indices)) != count:
+            raise IllegalMove(_MALUS_HINT[what].format(count=count), "malus_choice")
+        removed = [row[i][0] for i in indices]
+        state = set_fields(state, rows=with_item(state.rows, player, tuple(
+            e for i, e in enumerate(row) if i not in indices)))
+        state = to_discard(state, removed)
+        events.append(Event("malus_removed", player, {"count": count}))
+    else:
+        placed = move.get("cards")
+        if not isinstance(placed, list) or sorted(
+                str(g.get("card")) if isinstance(g, dict) else "" for g in placed
+        ) != sorted(held) or any(not isinstance(g.get("face_up"), bool)
+                                 or g.get("end") not in ENDS for g in placed):
+            raise IllegalMove(_MALUS_HINT[what].format(count=count), "malus_choice")
+        row = state.rows[player]
+        for g in placed:
+            entry = ((g["card"], g["face_up"]),)
+            row = entry + row if g["end"] == "left" else row + entry
+        state = set_fields(state, rows=with_item(state.rows, player, row))
+        events.append(Event("malus_placed", player, {"count": count}))
+    owed = pending.owed[1:]
+    if owed:
+        return set_fields(state, pending=Pending(
+            "malus", pending.player, pending.card, owed, pending.voluntary)), events
+    state = set_fields(state, pending=None)
+    more_state, more = hand_on(state, pending.player, pending.voluntary)
+    return more_state, events + more
+
+
+_MALUS_HINT = {
+    "discard": "Malus: choose {count} cards of your hand to throw away.",
+    "remove": "Malus: choose {count} of your score cards to remove.",
+    "place": "Malus: place the cards you drew in your score row.",
+}

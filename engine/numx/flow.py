@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.core import Dice, Event
 from engine.numx.cards import CARDS
+from engine.numx.count import start_count
 from engine.numx.state import NumxState, set_fields, with_item
 from engine.numx.tricks import NUMX
 
@@ -117,25 +118,6 @@ def end_round(state: NumxState) -> tuple[NumxState, Events]:
     if state.round_no < state.rounds:
         return set_fields(state, phase="refill", chosen=(None,) * state.players), events
     return start_count(state), events + [Event("count_started", None, {})]
-
-
-def start_count(state: NumxState) -> NumxState:
-    state = set_fields(state, phase="count", counts=((),) * state.players,
-                       totals=(None,) * state.players)
-    return finish_if_counted(state)
-
-
-def count_done(state: NumxState, player: int) -> bool:
-    steps = state.steps(player)
-    if len(state.counts[player]) < len(steps):
-        return False
-    return len(steps) < 2 or state.totals[player] is not None
-
-
-def finish_if_counted(state: NumxState) -> NumxState:
-    if all(count_done(state, p) for p in range(state.players)):
-        return set_fields(state, phase="over")
-    return state
 
 
 def smallest_unique(cards: list[tuple[int, str]], seed: int, draws: int) -> tuple[int, int]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import (
-    Attempt,
     Dice,
     Event,
     IllegalMove,
@@ -20,21 +19,27 @@ from engine.core import (
     rank_by_score,
     read_int_field,
 )
-from engine.numx.actions import TARGETED, play_action, shielded
+from engine.numx.actions import TARGETED, answer_malus, play_action, shielded
 from engine.numx.cards import CARDS, RAINBOW, SHADOW, card, deck
-from engine.numx.distribution import ENDS, offer, read_distribution
+from engine.numx.count import (
+    apply_count,
+    count_done,
+    count_moves,
+    count_view,
+    final_scores,
+    start_count,
+)
+from engine.numx.distribution import offer, read_distribution
 from engine.numx.flow import (
     Events,
     close_tour,
-    count_done,
     draw_cards,
     end_tour,
-    finish_if_counted,
     hand_on,
     smallest_unique,
-    start_count,
     to_discard,
 )
+from engine.numx.rainbow import add_rainbow, can_add_rainbow, rainbow_refusal
 from engine.numx.scoring import count_steps
 from engine.numx.state import (
     MAX_PLAYERS,
@@ -48,7 +53,6 @@ from engine.numx.state import (
 )
 from engine.numx.tricks import NUMX, Trick, check_trick, legal_tricks
 
-MAX_TYPED = 999
 MOVE_TYPES = ("choose", "trick", "action", "draw", "keep", "pass", "rainbow", "distribute",
               "malus_discard", "malus_remove", "malus_place", "refill", "count_group",
               "count_total")
@@ -70,35 +74,6 @@ def waiting_on(state: NumxState) -> set[int]:
             return {pending.player}
         return {state.current} if state.current is not None else set()
     return set()
-
-
-def can_add_rainbow(state: NumxState, player: int) -> bool:
-    """Whether ``player`` may add a Rainbow to the last trick now (cheap)."""
-    last = state.last
-    return (state.phase == "play" and state.pending is None and last is not None
-            and last.kind == "number" and last.owner != player
-            and f"{RAINBOW}{last.value}" in state.hands[player])
-
-
-def _rainbow_refusal(state: NumxState, player: int, move: dict[str, Any]) -> IllegalMove | None:
-    last = state.last
-    seen = move.get("trick")
-    if seen is not None and (not isinstance(seen, int) or seen != len(state.tricks) - 1
-                             or (last is not None and move.get("size") not in (None, last.size))):
-        return IllegalMove("Too late: the trick changed.", "trick_changed")
-    if state.phase != "play" or state.pending is not None or last is None:
-        return IllegalMove("There is no trick to complete now.", "no_trick")
-    if last.kind != "number":
-        return IllegalMove("A Rainbow completes a trick of numbers.", "no_trick")
-    if last.owner == player:
-        return IllegalMove("This trick is yours already.", "own_trick")
-    card_id = move.get("card")
-    if card_id != f"{RAINBOW}{last.value}":
-        return IllegalMove(f"Only the Rainbow {last.value} completes this trick.",
-                           "rainbow_wrong_value", value=last.value)
-    if card_id not in state.hands[player]:
-        return IllegalMove("This card is not in your hand.", "not_in_hand")
-    return None
 
 
 def _card_list(move: dict[str, Any], key: str = "cards") -> tuple[str, ...]:
@@ -186,7 +161,7 @@ class Numx:
                 return []
             return [{"type": "distribute", **offer(state)}]
         if phase == "count":
-            return self._count_moves(state, player)
+            return count_moves(state, player)
         if phase != "play":
             return []
         found: list[dict[str, Any]] = []
@@ -277,16 +252,6 @@ class Numx:
             found += [{**base, "target": "team", "team": t} for t in range(len(state.teams))]
         return found
 
-    def _count_moves(self, state: NumxState, player: int) -> list[dict[str, Any]]:
-        if count_done(state, player):
-            return []
-        steps = state.steps(player)
-        done = len(state.counts[player])
-        if done < len(steps):
-            return [{"type": "count_group", **steps[done].move_key(), "min": 0,
-                     "max": MAX_TYPED}]
-        return [{"type": "count_total", "min": 0, "max": MAX_TYPED}]
-
     # ------------------------------------------------------------------ apply
 
     def apply(self, state: NumxState, player: int, move: dict[str, Any]) -> Outcome:
@@ -301,12 +266,12 @@ class Numx:
         if state.phase == "over":
             raise IllegalMove("The game is over.", "game_over")
         if kind == "rainbow":
-            refusal = _rainbow_refusal(state, player, move)
+            refusal = rainbow_refusal(state, player, move)
             if refusal is not None:
                 raise refusal
-            return self._rainbow(state, player, move["card"])
+            return Outcome(*add_rainbow(state, player, move["card"]))
         if kind in ("count_group", "count_total"):
-            return self._count(state, player, kind, move)
+            return apply_count(state, player, kind, move)
         if state.phase == "choose" and kind == "choose":
             return self._choose(state, player, move)
         if state.phase == "refill" and kind == "refill":
@@ -321,7 +286,7 @@ class Numx:
                               type=kind)
         pending = state.pending
         if pending is not None and pending.kind == "malus":
-            return self._malus_choice(state, player, kind, move)
+            return Outcome(*answer_malus(state, player, kind, move))
         if pending is not None and pending.kind == "drawn":
             return self._after_draw(state, player, kind, move)
         if pending is not None:  # the Shadow's bonus
@@ -468,30 +433,6 @@ class Numx:
             return self._action(state, player, move, voluntary=True, must_be=drawn)
         raise IllegalMove("Play the card you drew, or keep it.", "play_drawn")
 
-    def _rainbow(self, state: NumxState, player: int, card_id: str) -> Outcome:
-        last = state.last
-        assert last is not None and state.current is not None
-        # The players from the current one up to the completer lose their turn.
-        lost = []
-        p = state.current
-        while p != player:
-            lost.append(p)
-            p = (p + 1) % state.players
-        hand = list(state.hands[player])
-        hand.remove(card_id)
-        state = set_fields(state, hands=with_item(state.hands, player, tuple(hand)),
-                           tricks=state.tricks[:-1] + (last.with_rainbow(player, card_id),),
-                           passed=())
-        events: Events = [Event("rainbow", player, {"card": card_id, "size": last.size + 1,
-                                                    "lost_turn": lost})]
-        if lost:
-            events.append(Event("lost_turn", None, {"players": lost}))
-        if not state.hands[player]:
-            more_state, more = end_tour(state, player, round_over=True)
-        else:
-            more_state, more = hand_on(state, player, voluntary=False)
-        return Outcome(more_state, tuple(events + more))
-
     def _distribute(self, state: NumxState, move: dict[str, Any]) -> Outcome:
         handed = read_distribution(state, move)
         rows = list(state.rows)
@@ -505,98 +446,6 @@ class Numx:
         events: Events = [Event("handed_out", state.winner, {"cards": shown})]
         state, more = close_tour(state, tuple(h[0] for h in handed))
         return Outcome(state, tuple(events + more))
-
-    def _malus_choice(self, state: NumxState, player: int, kind: str,
-                      move: dict[str, Any]) -> Outcome:
-        pending = state.pending
-        assert pending is not None
-        _, what, count, held = pending.owed[0]
-        if kind != f"malus_{what}":
-            raise IllegalMove(_MALUS_HINT[what].format(count=count), "malus_choice", owed=what)
-        events: Events = []
-        if what == "discard":
-            cards = _card_list(move)
-            hand = list(state.hands[player])
-            if len(cards) != count or any(c not in hand for c in cards):
-                raise IllegalMove(_MALUS_HINT[what].format(count=count), "malus_choice")
-            state = set_fields(state, hands=with_item(state.hands, player, tuple(
-                c for c in hand if c not in cards)))
-            state = to_discard(state, cards)
-            events.append(Event("malus_discarded", player, {"count": count}))
-        elif what == "remove":
-            indices = move.get("indices")
-            row = state.rows[player]
-            if not isinstance(indices, list) or len(indices) != count \
-                    or len(set(indices)) != count or any(
-                        isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(row)
-                        for i in indices):
-                raise IllegalMove(_MALUS_HINT[what].format(count=count), "malus_choice")
-            removed = [row[i][0] for i in indices]
-            state = set_fields(state, rows=with_item(state.rows, player, tuple(
-                e for i, e in enumerate(row) if i not in indices)))
-            state = to_discard(state, removed)
-            events.append(Event("malus_removed", player, {"count": count}))
-        else:
-            placed = move.get("cards")
-            if not isinstance(placed, list) or sorted(
-                    str(g.get("card")) if isinstance(g, dict) else "" for g in placed
-            ) != sorted(held) or any(not isinstance(g.get("face_up"), bool)
-                                     or g.get("end") not in ENDS for g in placed):
-                raise IllegalMove(_MALUS_HINT[what].format(count=count), "malus_choice")
-            row = state.rows[player]
-            for g in placed:
-                entry = ((g["card"], g["face_up"]),)
-                row = entry + row if g["end"] == "left" else row + entry
-            state = set_fields(state, rows=with_item(state.rows, player, row))
-            events.append(Event("malus_placed", player, {"count": count}))
-        owed = pending.owed[1:]
-        if owed:
-            return Outcome(set_fields(state, pending=Pending(
-                "malus", pending.player, pending.card, owed, pending.voluntary)), tuple(events))
-        state = set_fields(state, pending=None)
-        more_state, more = hand_on(state, pending.player, pending.voluntary)
-        return Outcome(more_state, tuple(events + more))
-
-    def _count(self, state: NumxState, player: int, kind: str, move: dict[str, Any]) -> Outcome:
-        if state.phase != "count":
-            raise IllegalMove("The count comes at the end of the game.", "wrong_phase",
-                              phase=state.phase, type=kind)
-        if count_done(state, player):
-            raise IllegalMove("You have counted your cards.", "counted")
-        steps = state.steps(player)
-        done = state.counts[player]
-        if kind == "count_group":
-            if len(done) == len(steps):
-                raise IllegalMove("All groups are counted: now the total.", "count_total_now")
-            step = steps[len(done)]
-            if any(move.get(k) != v for k, v in step.move_key().items()):
-                name = f"the {step.key}s" if step.kind == "value" else f"the {step.key} cards"
-                raise IllegalMove(f"Count {name} now.", "count_in_order", **step.move_key())
-            given = read_int_field(move, "worth", 0, MAX_TYPED)
-            correct = given == step.worth
-            attempts = [Attempt("scoring", tuple(v for v, _ in step.cards), step.worth, given,
-                                correct)]
-            if step.mul is not None:
-                attempts.append(Attempt("mul", step.mul, step.worth, given, correct))
-            state = set_fields(state, counts=with_item(state.counts, player,
-                                                       done + (step.worth,)))
-            event = Event("counted_group", player, {"step": step.to_json(), "given": given,
-                                                    "expected": step.worth, "correct": correct})
-        else:
-            if len(done) < len(steps):
-                raise IllegalMove("Count every group first.", "groups_first")
-            given = read_int_field(move, "total", 0, MAX_TYPED)
-            expected = sum(done)
-            correct = given == expected
-            attempts = [Attempt("add", done, expected, given, correct)]
-            state = set_fields(state, totals=with_item(state.totals, player, expected))
-            event = Event("counted_total", player, {"given": given, "expected": expected,
-                                                    "correct": correct})
-        state = finish_if_counted(state)
-        events = [event]
-        if state.phase == "over":
-            events.append(Event("game_over", None, {"scores": list(final_scores(state))}))
-        return Outcome(state, tuple(events), tuple(attempts))
 
     # ------------------------------------------------------------------ views
 
@@ -639,7 +488,7 @@ class Numx:
             if state.phase in ("choose", "refill"):
                 data["your_choice"] = state.chosen[player]
             if revealed:
-                data["count"] = self._count_view(state, player)
+                data["count"] = count_view(state, player)
         return data
 
     def _pending_view(self, state: NumxState, player: int | None) -> dict[str, Any] | None:
@@ -656,19 +505,6 @@ class Numx:
                              for p, what, n, held in pending.owed]
         return shown
 
-    def _count_view(self, state: NumxState, player: int) -> dict[str, Any]:
-        steps = state.steps(player)
-        counted = state.counts[player]
-        return {
-            "steps": [{**s.to_json(), "worth": counted[i] if i < len(counted) else None}
-                      for i, s in enumerate(steps)],
-            "next": len(counted) if len(counted) < len(steps) else None,
-            "needs_total": len(steps) >= 2,
-            "total": state.totals[player],
-            "done": count_done(state, player),
-            "score": sum(counted) if count_done(state, player) else None,
-        }
-
     def result(self, state: NumxState) -> Result | None:
         if state.phase != "over":
             return None
@@ -682,11 +518,6 @@ class Numx:
         return NumxState.from_json(data)
 
 
-def final_scores(state: NumxState) -> tuple[int, ...]:
-    """Each player's points: in teams, the team's merged row (RULES 4.2)."""
-    return tuple(sum(s.worth for s in state.steps(p)) for p in range(state.players))
-
-
 _PHASE_HINT = {
     "choose": "First choose your first score card.",
     "distribute": "The winner of the tour hands out the score cards.",
@@ -694,11 +525,6 @@ _PHASE_HINT = {
     "count": "Now count your score cards.",
     "play": "Play, draw or pass.",
     "over": "The game is over.",
-}
-_MALUS_HINT = {
-    "discard": "Malus: choose {count} cards of your hand to throw away.",
-    "remove": "Malus: choose {count} of your score cards to remove.",
-    "place": "Malus: place the cards you drew in your score row.",
 }
 
 GAME = Numx()

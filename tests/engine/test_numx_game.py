@@ -324,7 +324,7 @@ def test_family_has_no_action_cards():
 
 def _counting(rows, players=2, **more):
     state = table([["blue9"]] * players, players=players, rows=rows, **more)
-    from engine.numx.flow import start_count
+    from engine.numx.count import start_count
     return start_count(state)
 
 
