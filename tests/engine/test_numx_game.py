@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 from engine.core import IllegalMove
-from engine.numx import GAME, can_add_rainbow, waiting_on
+from engine.numx import GAME, can_add_rainbow, score, waiting_on
+from engine.numx.cards import score_pair
+from engine.numx.count import start_count
 from engine.numx.state import NumxState, set_fields
 from engine.numx.tricks import Trick
 
@@ -324,7 +327,6 @@ def test_family_has_no_action_cards():
 
 def _counting(rows, players=2, **more):
     state = table([["blue9"]] * players, players=players, rows=rows, **more)
-    from engine.numx.count import start_count
     return start_count(state)
 
 
@@ -490,11 +492,32 @@ def test_the_count_of_an_x_trem_and_of_family_singles():
 
 
 def test_can_add_rainbow_is_cheap():
-    import time
-
     state = table([["blue7", "red2"], ["blue9", "red3"], ["rainbow7", "red4"], ["red5"]])
     state, _, _ = play(state, 0, trick("blue7"))
     start = time.perf_counter()
     for _ in range(1000):
         can_add_rainbow(state, 2)
     assert (time.perf_counter() - start) / 1000 < 0.0001
+
+
+def test_seed_tour_one_the_winner_hands_out_four_of_seven():
+    # Elya 0, Sasha 1, Mendy 2, Luka 3 (seed "exemple de tour", tour 1).
+    state = table([["blue3", "red12"], ["blue5", "rainbow5", "rainbow10", "red15"],
+                   ["green9", "shadow9", "numx", "green2"], ["blue10", "red10", "red13"]])
+    state, _, _ = play(state, 0, trick("blue3"))
+    state, _, _ = play(state, 1, trick("blue5", "rainbow5"))
+    state, _, _ = play(state, 2, trick("green9", "shadow9"))   # no reduction used
+    state, _, _ = play(state, 3, trick("blue10", "red10"))
+    state, _, out = play(state, 1, {"type": "rainbow", "card": "rainbow10"})
+    assert [e.data["players"] for e in out.events if e.kind == "lost_turn"] == [[0]]
+    assert state.current == 2   # Elya cannot play: the tour goes on after Sasha
+    state, _, _ = play(state, 2, trick("numx"))
+    offered = GAME.view(state, 2)["distribution"]
+    assert len(offered["cards"]) == 7 and offered["min"] == 4
+    state, _, _ = play(state, 2, {"type": "distribute", "cards": [
+        {"card": "blue10", "to": 2, "face_up": True, "end": "right"},
+        {"card": "rainbow10", "to": 2, "face_up": False, "end": "right"},
+        {"card": "rainbow5", "to": 0, "face_up": True, "end": "right"},
+        {"card": "blue5", "to": 1, "face_up": True, "end": "right"}]})
+    assert score([score_pair(c) for c, _ in state.rows[2]]) == 20   # "20 points" for Mendy
+    assert state.current == 2 and state.phase == "play"
