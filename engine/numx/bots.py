@@ -8,11 +8,13 @@ Levels:
 * ``beginner``: any legal trick at random (sometimes a pass), actions now and
   then, out-of-turn Rainbows half the time, score cards handed out at random.
 * ``greedy``: the lowest trick it can lay (largest on a tie, to empty its
-  hand), Infini and Num-X only on a tour worth taking; always adds a Rainbow
-  out of turn; hands out the fewest cards allowed, each where it helps its own
-  score most against the leader's ("bad cards to the leader"); Malus on the
-  leader; after a Shadow, Block everyone to play again.
-* ``strategist``: greedy, plus it tries every number of cards it may hand out,
+  hand), Infini and Num-X only on a tour with a score card to take (or to lay
+  its last cards); always adds a Rainbow out of turn; hands out the fewest
+  cards allowed, each where it helps its own score most against the leader's
+  ("bad cards to the leader"); Malus on the leader; after a Shadow, Block
+  everyone to play again.
+* ``strategist``: greedy, but it keeps Infini and Num-X for tours with two
+  score cards or more; it tries the fewest and the most cards it may hand out,
   plays Éclair and Swipe when they gain points against the leader, shields
   itself with Quantique when ahead, keeps a Rainbow that makes a pair in hand.
 """
@@ -23,6 +25,7 @@ import random
 from itertools import combinations
 from typing import Any
 
+from engine.core import IllegalMove
 from engine.numx.cards import CARDS, RAINBOW, SHADOW, score_pair
 from engine.numx.distribution import feasible, offer, per_player
 from engine.numx.flow import eligible_cards
@@ -31,7 +34,7 @@ from engine.numx.scoring import score
 from engine.numx.state import NumxState, Row
 
 LEVELS = ("beginner", "greedy", "strategist")
-WORTH_TAKING = 2  # eligible cards on the table before Infini or Num-X is spent
+WORTH_TAKING = 2  # eligible cards on the table before the strategist spends Infini or Num-X
 GAIN_TO_ACT = 5
 
 
@@ -128,7 +131,7 @@ def _action_gain(state: NumxState, player: int, move: dict[str, Any]) -> int:
     """Points gained against the leader by an action that moves score cards."""
     try:
         after = GAME.apply(state, player, move).state
-    except Exception:  # noqa: BLE001 - a refused move gains nothing
+    except IllegalMove:
         return -999
     return advantage(state, after.rows, player) - advantage(state, state.rows, player)
 
@@ -143,8 +146,10 @@ def pick_action(state: NumxState, player: int, level: str, rng: random.Random,
     top = leader(state, player)
     kinds = {CARDS[m["card"]].kind for m in actions}
     if bonus and "block" in kinds and state.owner == player:
-        return next(m for m in actions if CARDS[m["card"]].kind == "block"
-                    and m["target"] == "all")
+        block = next((m for m in actions if CARDS[m["card"]].kind == "block"
+                      and m["target"] == "all"), None)
+        if block is not None:
+            return block
     for m in actions:
         if CARDS[m["card"]].kind == "malus" and m.get("target") == top:
             x, y = state.malus[int(m["card"][len("malus"):]) - 1]
@@ -154,8 +159,10 @@ def pick_action(state: NumxState, player: int, level: str, rng: random.Random,
         return None
     if "quantique" in kinds and advantage(state, state.rows, player) >= GAIN_TO_ACT * 2 \
             and not state.protected[player]:
-        return next(m for m in actions if CARDS[m["card"]].kind == "quantique"
-                    and m.get("target") == player)
+        shield = next((m for m in actions if CARDS[m["card"]].kind == "quantique"
+                       and m.get("target") == player), None)
+        if shield is not None:
+            return shield
     scored = [(m, _action_gain(state, player, m)) for m in actions
               if CARDS[m["card"]].kind in ("eclair", "swipe")
               and (CARDS[m["card"]].kind != "eclair" or state.rows[m["target"]][m["theirs"]][1])]
@@ -184,7 +191,7 @@ def pick_trick(state: NumxState, player: int, level: str, rng: random.Random,
     plain = [m for m in tricks if CARDS[m["cards"][0]].kind not in ("infini", "numx")]
     if plain:
         return min(plain, key=_trick_rank)
-    if worth >= WORTH_TAKING or last_card or level == "greedy":
+    if last_card or worth >= (1 if level == "greedy" else WORTH_TAKING):
         # Num-X last: Infini can be covered by it, Num-X by nothing.
         return min(tricks, key=lambda m: CARDS[m["cards"][0]].kind == "numx")
     return None
