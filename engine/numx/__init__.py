@@ -42,11 +42,14 @@ where the rule book leaves room):
   others let it stand. Block's forced passes do not count, so after "Block
   all" the owner plays again (seed example 2). A drawn card may be kept even
   when it could be played (L).
-* Out-of-turn Rainbow: allowed to any player but the trick's owner, when no
-  decision is pending; the completer owns the trick from then on (L); the
-  players from the current one up to the completer lose their turn (event
-  ``lost_turn``). A move that names a trick (``trick``, ``size``) no longer on
-  top is refused with ``trick_changed``.
+* Out-of-turn Rainbow: allowed to any player but the trick's owner (a
+  blocked player too: it is not their turn), when no decision is pending (a
+  drawn card, a Shadow's bonus, a Malus choice); the completer owns the trick
+  from then on (L); the players from the current one up to the completer lose
+  their turn (event ``lost_turn``). A move that names a trick (``trick``,
+  ``size``) no longer on top is refused with ``trick_changed``. The server
+  should ask bots it does not wait on too (``bot_moves`` then returns their
+  Rainbow, or nothing).
 * Laying one's last card (a trick, a Rainbow, an action) wins the tour and
   ends the round after the distribution (4.9, L).
 * Distribution: >= ceil(E/2) cards, <= floor(k/2) per player when k > 1 (M);
