@@ -15,8 +15,8 @@ Where each rule lives:
   Malus targets' choices (4.8).
 * ``scoring.py``: :func:`count_steps` and :func:`score` (4.10).
 * ``count.py``: the pupil's count phase (0.3, 4.10).
-* ``game.py``: the engine contract (``GAME``), :func:`waiting_on`, the moves
-  and the views.
+* ``game.py``: the engine contract (``GAME``), :func:`waiting_on`,
+  :func:`task` (what a tablet asks for now), the moves and the views.
 * ``bots.py``: :func:`bot_moves` at the levels ``beginner``, ``greedy``, ``strategist``.
 
 Moves (dicts with a ``type``): ``choose`` {card}; ``trick`` {cards, value
@@ -73,12 +73,12 @@ where the rule book leaves room):
 
 from engine.numx.bots import LEVELS, bot_moves
 from engine.numx.cards import CARDS, DEFAULT_MALUS, Card, deck
-from engine.numx.game import GAME, Numx, can_add_rainbow, final_scores, waiting_on
+from engine.numx.game import GAME, Numx, can_add_rainbow, final_scores, task, waiting_on
 from engine.numx.scoring import CountStep, count_steps, score
 from engine.numx.state import MODES, NumxState
 
 __all__ = [
     "CARDS", "DEFAULT_MALUS", "GAME", "LEVELS", "MODES", "Card", "CountStep", "Numx",
     "NumxState", "bot_moves", "can_add_rainbow", "count_steps", "deck", "final_scores", "score",
-    "waiting_on",
+    "task", "waiting_on",
 ]

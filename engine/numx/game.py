@@ -76,6 +76,25 @@ def waiting_on(state: NumxState) -> set[int]:
     return set()
 
 
+def task(state: NumxState, player: int) -> str:
+    """What ``player``'s tablet asks for now: ``choose``, ``refill``,
+    ``distribute``, ``play``, ``blocked`` (Num-X or pass), ``drawn`` (play the
+    drawn card or keep it), ``bonus`` (the Shadow's action), ``malus_discard``,
+    ``malus_remove``, ``malus_place``, ``count``, ``wait`` or ``done``."""
+    if state.phase == "over":
+        return "done"
+    if player not in waiting_on(state):
+        return "done" if state.phase == "count" else "wait"
+    pending = state.pending
+    if state.phase != "play":
+        return state.phase
+    if pending is None:
+        return "blocked" if state.blocked[player] else "play"
+    if pending.kind == "malus":
+        return f"malus_{pending.owed[0][1]}"
+    return pending.kind
+
+
 def _card_list(move: dict[str, Any], key: str = "cards") -> tuple[str, ...]:
     cards = move.get(key)
     if not isinstance(cards, list) or not cards or not all(
@@ -529,4 +548,4 @@ _PHASE_HINT = {
 
 GAME = Numx()
 __all__ = ["GAME", "Numx", "can_add_rainbow", "count_steps", "final_scores", "start_count",
-           "waiting_on"]
+           "task", "waiting_on"]

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from engine.core import IllegalMove
-from engine.numx import GAME, can_add_rainbow, score, waiting_on
+from engine.numx import GAME, can_add_rainbow, score, task, waiting_on
 from engine.numx.cards import score_pair
 from engine.numx.count import start_count
 from engine.numx.state import NumxState, set_fields
@@ -147,6 +147,7 @@ def test_seed_example_two_block_all_lets_the_blocker_play_again():
     state, _, _ = play(state, 2, trick("blue9", "rainbow9"))
     state, kinds, _ = play(state, 3, trick("shadow10"))
     assert "shadow_bonus" in kinds and waiting_on(state) == {3}
+    assert task(state, 3) == "bonus" and task(state, 0) == "wait"
     state, kinds, _ = play(state, 3, {"type": "action", "card": "block1", "target": "all"})
     assert kinds.count("blocked") == 3 and state.current == 3
     state, _, _ = play(state, 3, trick("infini1"))
@@ -292,7 +293,7 @@ def test_a_blocked_player_may_still_play_num_x():
     state, move = _acting("block1", target=1)
     state = set_fields(state, hands=(state.hands[0], ("numx", "red11")) + state.hands[2:])
     after, _, _ = play(state, 0, move)
-    assert after.current == 1
+    assert after.current == 1 and task(after, 1) == "blocked"
     assert GAME.moves(after, 1) == [trick("numx"), {"type": "pass"}]
     assert refused(after, 1, {"type": "draw"}) == "blocked"
     after, kinds, _ = play(after, 1, trick("numx"))
@@ -303,6 +304,7 @@ def test_malus_draws_and_asks_the_targets_their_choices():
     state, move = _acting("malus2", target=1)   # (+1, -1) by default
     after, _, _ = play(state, 0, move)
     assert len(after.hands[1]) == 3 and waiting_on(after) == {1}
+    assert task(after, 1) == "malus_remove"
     assert refused(after, 1, {"type": "malus_remove", "indices": [0, 1]}) == "malus_choice"
     after, kinds, _ = play(after, 1, {"type": "malus_remove", "indices": [1]})
     assert after.rows[1] == (("red1", True),) and after.current == 1 and after.pending is None

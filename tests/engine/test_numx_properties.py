@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import IllegalMove
-from engine.numx import GAME, can_add_rainbow, waiting_on
+from engine.numx import GAME, can_add_rainbow, task, waiting_on
 from engine.numx.distribution import feasible, offer, per_player
 from engine.numx.state import NumxState, card_count
 
@@ -91,6 +91,10 @@ def test_cards_are_conserved_and_no_view_leaks(game):
     for state, _ in random_game(seed, players, mode, choices):
         cards = state.all_cards()
         assert len(cards) == len(set(cards)) == card_count(mode)
+        for p in range(players):
+            # Whoever the game waits on has something to do, and only they.
+            assert (task(state, p) not in ("wait", "done")) == (p in waiting_on(state))
+            assert p not in waiting_on(state) or GAME.moves(state, p)
         for viewer in [*range(players), None]:
             view = GAME.view(state, viewer)
             text = json.dumps(view)
