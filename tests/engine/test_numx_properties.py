@@ -57,9 +57,19 @@ def hidden_cards(state: NumxState, viewer: int | None) -> set[str]:
     return hidden
 
 
+def options(mode: str, players: int, seed: int) -> dict:
+    """Teams at every other even table; a replaced Malus list at some."""
+    chosen: dict = {"mode": mode}
+    if players % 2 == 0 and seed % 2:
+        chosen["teams"] = [[p, p + players // 2] for p in range(players // 2)]
+    if seed % 3 == 0:
+        chosen["malus"] = [[-2, 2], [3, -3], [0, 1], [-1, 0], [2, 2]]
+    return chosen
+
+
 def random_game(seed: int, players: int, mode: str, choices: list[int]):
     rng = random.Random(seed)
-    state = GAME.new({"mode": mode}, players, seed)
+    state = GAME.new(options(mode, players, seed), players, seed)
     log = []
     for choice in choices[:STEPS]:
         if state.phase == "over":
@@ -120,7 +130,7 @@ def test_a_replayed_log_reaches_the_same_state(game):
     if not played:
         return
     last, log = played[-1]
-    state = GAME.new({"mode": mode}, players, seed)
+    state = GAME.new(options(mode, players, seed), players, seed)
     for player, move in log:
         state = GAME.apply(state, player, move).state
     assert state == last
