@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core import IllegalMove
 from engine.numx.cards import CARDS, DEFAULT_MALUS, check_malus, score_pair
-from engine.numx.scoring import ALL_RULES, count_steps
+from engine.numx.scoring import ALL_RULES, CountStep, count_steps
 from engine.numx.tricks import Trick
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -125,7 +125,8 @@ class NumxState:
         """The row a player counts: in teams, the team's rows merged (RULES 4.2)."""
         return tuple(entry for p in self.team_of(player) for entry in self.rows[p])
 
-    def steps(self, player: int):
+    def steps(self, player: int) -> list[CountStep]:
+        """The groups ``player`` counts, in order (:func:`count_steps`)."""
         return count_steps((score_pair(c) for c, _ in self.count_row(player)), self.rules)
 
     def all_cards(self) -> list[str]:
