@@ -96,18 +96,6 @@ def card(card_id: str, malus: tuple[tuple[int, int], ...] = DEFAULT_MALUS) -> Ca
     return found
 
 
-def value_of(card_id: str) -> int | None:
-    return CARDS[card_id].value
-
-
-def colour_of(card_id: str) -> str | None:
-    return CARDS[card_id].colour
-
-
-def kind_of(card_id: str) -> str:
-    return CARDS[card_id].kind
-
-
 def score_pair(card_id: str) -> tuple[int | None, str]:
     """The ``(value, colour)`` pair :func:`engine.numx.scoring.score` reads;
     a card without a number is ``(None, kind)``."""

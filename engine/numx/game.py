@@ -193,7 +193,7 @@ class Numx:
             return found
         pending = state.pending
         if pending is not None and pending.kind == "malus":
-            p, what, count, held = pending.owed[0]
+            _, what, count, held = pending.owed[0]
             return [{"type": f"malus_{what}", "count": count, "cards": list(held)}]
         if pending is not None and pending.kind == "drawn":
             drawn = pending.card
@@ -542,8 +542,6 @@ _PHASE_HINT = {
     "distribute": "The winner of the tour hands out the score cards.",
     "refill": "First top up your hand or draw a new one.",
     "count": "Now count your score cards.",
-    "play": "Play, draw or pass.",
-    "over": "The game is over.",
 }
 
 GAME = Numx()

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.numx.cards import CLASSIC_COLOURS, RAINBOW, SHADOW
+from engine.numx.cards import CLASSIC_COLOURS, COLOURS, RAINBOW, SHADOW
 
 ALL_RULES: tuple[int, ...] = (1, 2, 3, 4, 5)
 XTREM_POINTS = 100
@@ -95,10 +95,7 @@ def _value_group(v: int, cards: list[ScorePair], rules: frozenset[int]
 
 
 def _colour_order(card: ScorePair) -> int:
-    return ALL_COLOURS_ORDER.index(card[1])
-
-
-ALL_COLOURS_ORDER: tuple[str, ...] = CLASSIC_COLOURS + (RAINBOW, SHADOW)
+    return COLOURS.index(card[1])
 
 
 def count_steps(row: Iterable[ScorePair], rules: Iterable[int] = ALL_RULES) -> list[CountStep]:
