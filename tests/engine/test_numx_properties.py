@@ -1,0 +1,163 @@
+"""NUM-X properties over any legal sequence: cards are conserved, a replayed
+log reaches the same state, and no view shows a hidden card."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core import IllegalMove
+from engine.numx import GAME, can_add_rainbow, task, waiting_on
+from engine.numx.distribution import feasible, offer, per_player
+from engine.numx.state import NumxState, card_count
+
+STEPS = 160
+
+
+def fill_in(state: NumxState, player: int, move: dict, rng: random.Random) -> dict:
+    """A concrete move from a shape listed by ``moves`` (any answer, right or wrong)."""
+    kind = move["type"]
+    if kind == "distribute":
+        o = offer(state)
+        k = rng.choice([k for k in range(o["min"], o["max"] + 1)
+                        if feasible(k, len(o["receivers"]))])
+        got: dict[int, int] = {}
+        cards = []
+        for c in rng.sample(o["cards"], k):
+            p = rng.choice([r for r in o["receivers"] if got.get(r, 0) < per_player(k)])
+            got[p] = got.get(p, 0) + 1
+            cards.append({"card": c, "to": p, "face_up": rng.random() < 0.5,
+                          "end": rng.choice(("left", "right"))})
+        return {"type": kind, "cards": cards}
+    if kind == "count_group":
+        return {**move, "worth": rng.randint(0, 30)}
+    if kind == "count_total":
+        return {**move, "total": rng.randint(0, 60)}
+    if kind == "malus_discard":
+        return {"type": kind, "cards": rng.sample(state.hands[player], move["count"])}
+    if kind == "malus_remove":
+        return {"type": kind, "indices": rng.sample(range(len(state.rows[player])),
+                                                   move["count"])}
+    if kind == "malus_place":
+        return {"type": kind, "cards": [{"card": c, "face_up": rng.random() < 0.5,
+                                         "end": "right"} for c in move["cards"]]}
+    return move
+
+
+def hidden_cards(state: NumxState, viewer: int | None) -> set[str]:
+    """The cards ``viewer`` must not see now."""
+    hidden = {c for p, hand in enumerate(state.hands) if p != viewer for c in hand}
+    if state.phase not in ("count", "over"):
+        hidden |= {c for row in state.rows for c, up in row if not up}
+    if state.pending is not None:
+        hidden |= {c for p, _, _, held in state.pending.owed if p != viewer for c in held}
+    return hidden
+
+
+def options(mode: str, players: int, seed: int) -> dict:
+    """Teams at every other even table; a replaced Malus list at some."""
+    chosen: dict = {"mode": mode}
+    if players % 2 == 0 and seed % 2:
+        chosen["teams"] = [[p, p + players // 2] for p in range(players // 2)]
+    if seed % 3 == 0:
+        chosen["malus"] = [[-2, 2], [3, -3], [0, 1], [-1, 0], [2, 2]]
+    return chosen
+
+
+def random_game(seed: int, players: int, mode: str, choices: list[int]):
+    rng = random.Random(seed)
+    state = GAME.new(options(mode, players, seed), players, seed)
+    log = []
+    for choice in choices[:STEPS]:
+        if state.phase == "over":
+            break
+        adders = [p for p in range(players) if p not in waiting_on(state)
+                  and can_add_rainbow(state, p)]
+        if adders and choice % 4 == 0:
+            player = adders[choice % len(adders)]
+        else:
+            waiting = sorted(waiting_on(state))
+            player = waiting[choice % len(waiting)]
+        moves = GAME.moves(state, player)
+        assert moves, (state.phase, player)
+        move = fill_in(state, player, moves[choice % len(moves)], rng)
+        state = GAME.apply(state, player, move).state
+        log.append((player, move))
+        yield state, log
+
+
+games = st.tuples(st.integers(0, 10_000), st.integers(2, 6),
+                  st.sampled_from(["speed_run", "x_game", "family"]),
+                  st.lists(st.integers(0, 1000), min_size=STEPS, max_size=STEPS))
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_cards_are_conserved_and_no_view_leaks(game):
+    seed, players, mode, choices = game
+    for state, _ in random_game(seed, players, mode, choices):
+        cards = state.all_cards()
+        assert len(cards) == len(set(cards)) == card_count(mode)
+        for p in range(players):
+            # Whoever the game waits on has something to do, and only they.
+            assert (task(state, p) not in ("wait", "done")) == (p in waiting_on(state))
+            assert p not in waiting_on(state) or GAME.moves(state, p)
+        for viewer in [*range(players), None]:
+            view = GAME.view(state, viewer)
+            text = json.dumps(view)
+            leaked = [c for c in hidden_cards(state, viewer) if f'"{c}"' in text]
+            assert not leaked, (viewer, leaked)
+            # A face-down card shows nothing but its back: no value, no colour.
+            assert state.phase in ("count", "over") or all(
+                set(entry) == {"face_up"} for row in view["rows"] for entry in row
+                if not entry["face_up"])
+        if state.phase == "choose":
+            for p, chosen in enumerate(state.chosen):
+                if chosen is not None:
+                    for viewer in [*range(players), None]:
+                        if viewer != p:
+                            assert f'"{chosen}"' not in json.dumps(GAME.view(state, viewer))
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_a_replayed_log_reaches_the_same_state(game):
+    seed, players, mode, choices = game
+    played = list(random_game(seed, players, mode, choices))
+    if not played:
+        return
+    last, log = played[-1]
+    state = GAME.new(options(mode, players, seed), players, seed)
+    for player, move in log:
+        state = GAME.apply(state, player, move).state
+    assert state == last
+    assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
+
+
+_junk = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 200) | st.sampled_from(
+        ["blue7", "rainbow7", "numx", "joker1", "block1", "malus2", "all", "left", "team", "x"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["card", "to", "face_up", "end", "target"]), inner, max_size=4),
+    max_leaves=8)
+_fields = st.dictionaries(
+    st.sampled_from(["card", "cards", "value", "from_row", "target", "direction", "mine",
+                     "theirs", "team", "trick", "size", "indices", "choice", "worth",
+                     "total", "colour"]), _junk, max_size=5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 100), st.integers(0, 120), st.sampled_from(
+    ["choose", "trick", "action", "draw", "keep", "pass", "rainbow", "distribute",
+     "malus_discard", "malus_remove", "malus_place", "refill", "count_group", "count_total",
+     "nonsense"]), _fields, st.integers(-1, 6))
+def test_any_move_is_applied_or_refused_with_a_reason(seed, steps, kind, fields, player):
+    played = list(random_game(seed, 4, "speed_run", [seed * 7 + i for i in range(steps)]))
+    state = played[-1][0] if played else GAME.new({}, 4, seed)
+    try:
+        GAME.apply(state, player, {"type": kind, **fields})
+    except IllegalMove as refusal:
+        assert refusal.reason and refusal.code
