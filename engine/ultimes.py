@@ -168,6 +168,7 @@ PHASES = ("dice", "sum", "reach", "send", "over")
 OPTION_DEFAULTS: dict[str, bool] = {
     "second_chance": False,
     "mark_ultimates": False,
+    "mark_elevated": False,
     "jump_97_resets": False,
     "passed_97_back": False,
 }
@@ -192,6 +193,7 @@ class UltimesState:
     opening: tuple[tuple[tuple[int, int], ...], ...] = ()
     second_chance: bool = False
     mark_ultimates: bool = False
+    mark_elevated: bool = False
     jump_97_resets: bool = False
     passed_97_back: bool = False
 
@@ -216,6 +218,10 @@ class UltimesState:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> UltimesState:
+        options = dict(data["options"])
+        # Games saved before the elevated squares had an option of their own
+        # marked them with the ultimate ones.
+        options.setdefault("mark_elevated", options.get("mark_ultimates", False))
         return cls(
             players=data["players"],
             seed=data["seed"],
@@ -231,7 +237,7 @@ class UltimesState:
             retrying=data["retrying"],
             winner=data["winner"],
             opening=tuple(tuple((p, d) for p, d in rnd) for rnd in data["opening"]),
-            **{k: bool(data["options"][k]) for k in OPTION_DEFAULTS},
+            **{k: bool(options.get(k, False)) for k in OPTION_DEFAULTS},
         )
 
     @property
@@ -452,6 +458,7 @@ class Ultimes:
             "turns": list(state.turns),
             "winner": state.winner,
             "mark_ultimates": state.mark_ultimates,
+            "mark_elevated": state.mark_elevated,
             "options": state.options,
             "opening": [[list(pair) for pair in rnd] for rnd in state.opening],
             "track": track,

@@ -38,6 +38,13 @@ GAME_CHOICES = [
     ("ultimes", _("The track of ultimate numbers: a race to 99 with primes and powers")),
     ("nmbr9", _("NMBR 9: stack digit tiles, multiply by the level")),
 ]
+# What the track shows the pupils, from the hardest (they know the primes and
+# powers themselves: the attempts) to the easiest.
+TRACK_MARKS = [
+    ("none", _("Nothing marked: the pupils know the special squares")),
+    ("ultimates", _("Ultimate numbers marked")),
+    ("both", _("Ultimate numbers and their powers marked")),
+]
 NMBR9_MODES = [
     ("tables", _("At tables (or alone with a table size of 1)")),
     ("whole_class", _("The whole class at once: you turn the cards on the projector")),
@@ -88,8 +95,11 @@ class SessionForm(forms.Form):
     )
     turn_seconds = forms.ChoiceField(label=_("Time per turn"), choices=TURN_CHOICES, required=False)
     pupils_bank = forms.ChoiceField(label=_("Bank"), choices=BANK_CHOICES, required=False)
-    mark_ultimates = forms.BooleanField(
-        label=_("Mark the special squares (ultimate numbers and their powers) on the track"),
+    track_marks = forms.ChoiceField(
+        label=_("Special squares on the track"),
+        choices=TRACK_MARKS,
+        initial="none",
+        widget=forms.RadioSelect,
         required=False,
     )
     nmbr9_mode = forms.ChoiceField(
@@ -152,7 +162,8 @@ class SessionForm(forms.Form):
         if data["game"] == "ultimes":
             return {
                 "second_chance": bool(data.get("second_chance")),
-                "mark_ultimates": bool(data.get("mark_ultimates")),
+                "mark_ultimates": data.get("track_marks") in ("ultimates", "both"),
+                "mark_elevated": data.get("track_marks") == "both",
             }
         if data["game"] == "nmbr9":
             return {"second_chance": bool(data.get("second_chance"))}

@@ -20,11 +20,6 @@ LOG_MOVES = 8  # the last moves read for the table's log
 LOG_LINES = 6
 # A pawn this close to 99 may go past it: the page reminds how to count back.
 BOUNCE_ZONE = FINISH - 12
-# The option that marks ultimate squares marks the elevated ones too: on an
-# unmarked track knowing both is the pupil's part (the primes/powers attempts).
-MARK_ELEVATED_WITH_ULTIMATES = True
-
-
 def _who(names: dict[int, str], player: Any) -> str:
     return names.get(player, "") if isinstance(player, int) else ""
 
@@ -34,15 +29,15 @@ def track_html(
 ) -> str:
     """The track's SVG, drawn once for what it shows (the pawns, the phase, the
     names, whether its squares are buttons)."""
-    marks = bool(view.get("mark_ultimates"))
+    marks = (bool(view.get("mark_ultimates")), bool(view.get("mark_elevated")))
 
     def draw() -> str:
         track = tracks.track(
             view,
             names=names,
             tappable=tappable,
-            mark_ultimates=marks,
-            mark_elevated=marks and MARK_ELEVATED_WITH_ULTIMATES,
+            mark_ultimates=marks[0],
+            mark_elevated=marks[1],
         )
         return render_to_string(
             "games/ultimes/_track.html",
@@ -178,7 +173,6 @@ class UltimesPresenter(Presenter):
             and not state.retrying
         )
         position = state.positions[turn]
-        marks = state.mark_ultimates
         return {
             "players": players,
             "over": over,
@@ -202,7 +196,8 @@ class UltimesPresenter(Presenter):
             "verdict": _verdict(moves, player, table.version),
             "winner_name": names.get(state.winner, "") if over else "",
             "you_won": over and state.winner == player,
-            "marks": marks,
+            "marks": state.mark_ultimates,
+            "marks_elevated": state.mark_elevated,
             "phase_text": _phase_text(phase, names.get(turn, ""), state.retrying),
         }
 

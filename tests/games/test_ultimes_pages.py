@@ -287,15 +287,30 @@ def test_landing_on_99_shows_the_winner(start, pupil_client, client, pupils):
     assert Move.objects.count() == 2
 
 
-def test_marked_ultimates_show_stars_and_sources_unmarked_do_not(start, pupil_client):
-    session, table = start(options={"second_chance": False, "mark_ultimates": True})
+def test_the_track_marks_what_the_teacher_chose_and_its_legend_follows(start, pupil_client):
+    both = {"second_chance": False, "mark_ultimates": True, "mark_elevated": True}
+    session, table = start(options=both)
     page = page_of(pupil_client, table).content.decode()
     assert page.count('class="sq ultimate') == 27  # 0, 1 and the primes
     assert page.count('class="sq elevated') == 10
     assert "↩2" in page and "↩0" in page
+    legend = page[page.index('class="legend"'):page.index("</ul>", page.index('class="legend"'))]
+    assert "<svg" in legend.split("Ultimate number: jump")[0]
+    assert "A power of an ultimate number: back to that number." in legend
+
+    session, table = start(options={**both, "mark_elevated": False})
+    page = page_of(pupil_client, table).content.decode()
+    assert page.count('class="sq ultimate') == 27 and 'class="sq elevated' not in page
+    legend = page[page.index('class="legend"'):page.index("</ul>", page.index('class="legend"'))]
+    assert "On a power of an ultimate number, go back to that number." in legend
+    assert "↩" not in legend  # no picture of a mark the track does not show
+
     session, table = start(options={"second_chance": False, "mark_ultimates": False})
     page = page_of(pupil_client, table).content.decode()
     assert 'class="sq ultimate' not in page and "↩2" not in page
+    legend = page[page.index('class="legend"'):page.index("</ul>", page.index('class="legend"'))]
+    assert "On an ultimate number (0, 1 or a prime), jump on to the next one." in legend
+    assert legend.count("<svg") == 1  # only the finish square, which is always drawn
 
 
 def test_the_shared_tablet_asks_to_pass_the_tablet(start, pupil_client):
