@@ -1,5 +1,7 @@
-"""What tablets poll: each table's version (and when the server must move next)
-in the cache, so an unchanged board costs one cache read and no database query.
+"""What tablets learn of a table: its version (and when the server must move
+next) in the cache, so an unchanged poll costs one cache read and no database
+query; and, with Redis, a ring on the table's channel the moment it changes,
+which games.push passes on to the tablets that listen (they then poll at once).
 
 With Redis (REDIS_URL) the tokens are plain strings read through one client per
 process: Django's cache builds a new Redis client object and unpickles on every
@@ -32,8 +34,12 @@ def redis_client():
     return _client
 
 
+def _prefix() -> str:
+    return settings.CACHES["default"].get("KEY_PREFIX", "")
+
+
 def _key(table_id: int) -> str:
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:live:table:{table_id}"
+    return f"{_prefix()}:live:table:{table_id}"
 
 
 def _encode(token: Token) -> str:
@@ -71,8 +77,26 @@ def bump(table_id: int) -> None:
     client = redis_client()
     if client is not None:
         client.delete(_key(table_id))
+        client.publish(channel(table_id), "")
     else:
         cache.delete(_key(table_id))
+
+
+def channel(table_id: int) -> str:
+    return f"{_prefix()}:push:table:{table_id}"
+
+
+def channel_pattern() -> str:
+    return f"{_prefix()}:push:table:*"
+
+
+def ring(table_id: int, table_stamp: str) -> None:
+    """Tell the tablets listening to this table that it is now at this stamp.
+    Only the stamp travels: each tablet then reads its own view by polling, so
+    a ring carries nothing a pupil may not see. Without Redis, nobody listens."""
+    client = redis_client()
+    if client is not None:
+        client.publish(channel(table_id), table_stamp)
 
 
 def read(table_id: int) -> Token | None:

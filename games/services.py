@@ -403,7 +403,9 @@ def _commit(
 def _announce(table: Table, due: float | None) -> None:
     """After a commit: the tablets' polls learn the new version, and the
     server's next move at this table, if one is due, is put on the schedule."""
-    live.publish(table.pk, live.stamp(table), due)
+    stamp = live.stamp(table)
+    live.publish(table.pk, stamp, due)
+    live.ring(table.pk, stamp)
     schedule_server_move(table.pk, due)
 
 

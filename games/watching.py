@@ -79,7 +79,8 @@ def copy_for(table_id: int, stamp: str, pupil_id: int) -> tuple[str, int] | None
 
 
 def personal(html: str, player: int, token: str) -> str:
-    return html.replace(TOKEN_SLOT, token, 1).replace(you_slot(player), _you_mark(), 1)
+    # The token stands in the poll and in the push address.
+    return html.replace(TOKEN_SLOT, token).replace(you_slot(player), _you_mark(), 1)
 
 
 def forget(table_id: int) -> None:

@@ -84,6 +84,11 @@ def table_context(
     state = shown.engine.from_json(table.state)
     view = shown.engine.view(state, player)
     names = seat_names(table)
+    token = (
+        watching.TOKEN_SLOT
+        if for_watchers
+        else poll_token(table, getattr(pupil, "pk", None), getattr(teacher, "pk", None))
+    )
     context: dict[str, Any] = {
         "table": table,
         "stamp": live.stamp(table),
@@ -98,13 +103,8 @@ def table_context(
         "seen": "" if for_watchers or player is None else shown.scene(state, player),
         "note": note,
         "note_kind": note_kind,
-        "poll_url": reverse("games:table_poll", args=[table.pk])
-        + "?t="
-        + (
-            watching.TOKEN_SLOT
-            if for_watchers
-            else poll_token(table, getattr(pupil, "pk", None), getattr(teacher, "pk", None))
-        ),
+        "poll_url": reverse("games:table_poll", args=[table.pk]) + "?t=" + token,
+        "push_url": reverse("games:table_events", args=[table.pk]) + "?t=" + token,
         "is_pupil": pupil is not None,
         "you_slots": for_watchers,
     }

@@ -518,7 +518,7 @@ def test_a_pupil_who_counted_sees_the_class_ranking(start, pupil_client, pupils)
     assert "The class" in html
     assert "Léa M." in html and "Noah B." in html
     assert "1 pupil is still playing." in html
-    assert 'hx-trigger="every 10s"' in html
+    assert 'hx-trigger="every 10s [numboPollDue()], push"' in html
 
 
 def test_the_stack_picture_shows_every_tile_and_its_level():

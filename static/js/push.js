@@ -1,0 +1,58 @@
+// Push (games/push.py): the server rings the moment this table changes, and the
+// table re-reads itself at once through its poll. While the ring is live the
+// 2 s poll runs only every 20 s, as a safety net; when the ring drops (no
+// Redis, a proxy that buffers, a lost connection) the 2 s poll is back.
+(() => {
+  const SAFETY_MS = 20000;
+  let source = null;
+  let address = "";
+  let live = false;
+  let lastPoll = 0;
+  let waiting = null; // the stamp a ring announced that the page has not shown yet
+
+  const table = () => document.getElementById("table");
+  const shownStamp = (el) => new URL(el.getAttribute("hx-get"), location.href).searchParams.get("v");
+
+  window.numboPollDue = () => !live || Date.now() - lastPoll >= SAFETY_MS;
+
+  function reread() {
+    const el = table();
+    if (el && window.htmx) htmx.trigger(el, "push");
+  }
+
+  function listen() {
+    const el = table();
+    if (!el || !el.dataset.push || !window.EventSource) return;
+    const wanted = el.dataset.push.split("?")[0];
+    if (source && address === wanted) return; // same table: keep the stream
+    if (source) source.close();
+    address = wanted;
+    source = new EventSource(el.dataset.push);
+    source.addEventListener("ready", () => { live = true; });
+    source.addEventListener("changed", (event) => {
+      waiting = event.data || null;
+      reread();
+    });
+    source.addEventListener("error", () => {
+      live = false;
+      if (source.readyState === EventSource.CLOSED) source = null; // 204: no push here
+    });
+  }
+
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.target === table()) lastPoll = Date.now();
+  });
+  // A ring that came while a poll was under way (its answer may predate the
+  // change): read again once that answer is on the page, until it shows the stamp.
+  document.addEventListener("htmx:afterSettle", () => {
+    const el = table();
+    listen();
+    if (el && waiting !== null && shownStamp(el) !== waiting) {
+      waiting = null;
+      reread();
+    } else {
+      waiting = null;
+    }
+  });
+  document.addEventListener("DOMContentLoaded", listen);
+})();
