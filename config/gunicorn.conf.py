@@ -2,9 +2,11 @@
 (tests/bench/bench_load.py) measures.
 
 Threaded workers keep idle keep-alive connections off the worker: every tablet
-polls every 2 s over a connection it keeps open. One thread per worker and a
-worker per half core: the work is CPU-bound Python, so more threads add only
-contention for the interpreter lock.
+keeps a connection open. One thread per worker and a worker per half core: the
+work is CPU-bound Python, so more threads add only contention for the
+interpreter lock. The tablets' event streams are served apart, by the ``push``
+service (config.asgi with GUNICORN_WORKER_CLASS=uvicorn_worker.UvicornWorker):
+each holds a connection for minutes, which these threads could not carry.
 """
 
 import multiprocessing
@@ -12,7 +14,7 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
-worker_class = "gthread"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 threads = 1
 keepalive = 10  # s; longer than the tablets' 2 s between polls
 backlog = 2048  # a class signing in at once

@@ -103,6 +103,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Redis is the cache and the Celery broker when REDIS_URL is set; nothing is
 # kept in process memory, so web processes scale out.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Where tablets open their event streams (games.push): empty for the same site,
+# which a proxy routes to the push service (/tables/<id>/events/), or that
+# service's own origin, e.g. https://push.numbo.school.example.
+PUSH_URL = os.environ.get("PUSH_URL", "").rstrip("/")
 if REDIS_URL:
     CACHES = {
         "default": {

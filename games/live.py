@@ -82,12 +82,20 @@ def bump(table_id: int) -> None:
         cache.delete(_key(table_id))
 
 
+def _channels() -> str:
+    # Redis channels ignore the database number: name it, so that two setups
+    # sharing a Redis server (a demo and the tests) never ring each other.
+    client = redis_client()
+    database = client.connection_pool.connection_kwargs.get("db", 0) if client else 0
+    return f"{_prefix()}:{database}:push:table"
+
+
 def channel(table_id: int) -> str:
-    return f"{_prefix()}:push:table:{table_id}"
+    return f"{_channels()}:{table_id}"
 
 
 def channel_pattern() -> str:
-    return f"{_prefix()}:push:table:*"
+    return f"{_channels()}:*"
 
 
 def ring(table_id: int, table_stamp: str) -> None:

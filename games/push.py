@@ -10,8 +10,10 @@ The poll stays as the fallback: without Redis (the embedded default) there is
 no stream and tablets poll every 2 s; while a stream is open the page polls only
 every 20 s, and at 2 s again as soon as the stream drops.
 
-Under ASGI (gunicorn with uvicorn workers, as the web image runs) one Redis
-subscription per process feeds every stream it serves (``Hub``). Under WSGI
+Under ASGI (gunicorn with uvicorn workers, as the web image runs) the streams
+are answered by ``serve_events`` in the event loop, outside Django's middleware
+(config.asgi), and one Redis subscription per process feeds them all (``Hub``).
+Under WSGI
 (``manage.py runserver``, the test server) each stream holds a thread and a
 subscription of its own: fine for a few tablets, which is all they serve.
 """
@@ -24,6 +26,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterator
+from urllib.parse import parse_qs
 
 from django.conf import settings
 from django.db import connections
@@ -110,6 +113,16 @@ class Hub:
 hub = Hub()
 
 
+def let_go_of_the_database() -> None:
+    """A stream waits for minutes and reads nothing from the database: the
+    connection its request's middleware opened goes back at once, or a school's
+    open streams would hold more connections than PostgreSQL allows. (One
+    inside a transaction is a test's, which the test still needs.)"""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+
+
 async def async_stream(table_id: int) -> AsyncIterator[str]:
     """The events one tablet receives, under ASGI."""
     queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_SIZE)
@@ -131,9 +144,6 @@ async def async_stream(table_id: int) -> AsyncIterator[str]:
 
 def sync_stream(table_id: int) -> Iterator[str]:
     """The same events under WSGI: a thread and a subscription per stream."""
-    # The request's middleware is done: a stream that waits for minutes must
-    # not hold a database connection meanwhile.
-    connections.close_all()
     pubsub = live.redis_client().pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(live.channel(table_id))
     pubsub.get_message(timeout=1.0)  # the confirmation: from here on no ring is missed
@@ -148,3 +158,64 @@ def sync_stream(table_id: int) -> Iterator[str]:
                 yield _event("changed", _text(message["data"]))
     finally:
         pubsub.close()
+
+
+# --------------------------------------------------------------------------- ASGI
+
+
+async def serve_events(scope, receive, send, table_id: int) -> None:
+    """A tablet's event stream answered straight from the ASGI server (config.asgi):
+    the same checks as the ``table_events`` view, without Django's middleware."""
+    from django.http.request import split_domain_port, validate_host
+
+    from .views.tables import read_poll_token
+
+    headers = dict(scope.get("headers") or [])
+    domain, _port = split_domain_port(headers.get(b"host", b"").decode("latin-1"))
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+        await _answer(send, 400)
+    elif read_poll_token(query.get("t", [""])[0], table_id) is None:
+        await _answer(send, 403)
+    elif not settings.REDIS_URL:
+        await _answer(send, 204)
+    else:
+        await _stream(receive, send, table_id)
+
+
+async def _answer(send, status: int) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def _stream(receive, send, table_id: int) -> None:
+    await send({
+        "type": "http.response.start",
+        "status": 200,
+        "headers": [
+            (b"content-type", b"text/event-stream"),
+            (b"cache-control", b"no-cache"),
+            (b"x-accel-buffering", b"no"),
+            # The signed token in the address is the only key (no cookie):
+            # pages on another origin than PUSH_URL's may listen.
+            (b"access-control-allow-origin", b"*"),
+        ],
+    })
+
+    async def relay() -> None:
+        async for chunk in async_stream(table_id):
+            await send({"type": "http.response.body", "body": chunk.encode(), "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def gone() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    tasks = {asyncio.ensure_future(relay()), asyncio.ensure_future(gone())}
+    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("push: a stream ended with %r", task.exception())

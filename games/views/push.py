@@ -21,6 +21,7 @@ def table_events(request, pk: int):
         # Nothing to hear without Redis: 204 tells the browser not to retry,
         # and the page keeps polling every 2 s.
         return HttpResponse(status=204)
+    push.let_go_of_the_database()
     events = push.async_stream(pk) if isinstance(request, ASGIRequest) else push.sync_stream(pk)
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"

@@ -6,6 +6,7 @@ import time
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -104,7 +105,10 @@ def table_context(
         "note": note,
         "note_kind": note_kind,
         "poll_url": reverse("games:table_poll", args=[table.pk]) + "?t=" + token,
-        "push_url": reverse("games:table_events", args=[table.pk]) + "?t=" + token,
+        "push_url": settings.PUSH_URL
+        + reverse("games:table_events", args=[table.pk])
+        + "?t="
+        + token,
         "is_pupil": pupil is not None,
         "you_slots": for_watchers,
     }

@@ -18,6 +18,11 @@ Everything stays on loopback (127.0.0.1). The script
    settings and middleware, served the same way) at full rate with the same
    concurrency, to compare requests per second.
 
+With ``--push`` the tablets hold event streams from the push service
+(config.asgi, one uvicorn worker, as compose runs it) and poll when rung, and
+every 20 s besides; "move reaches others" is the time from a move's answer to
+another tablet of the table having the new board, in both modes.
+
 Goals (issue "Play Number Quest on tablets"): 300 pupils, poll p95 < 50 ms,
 move p95 < 150 ms, poll rps >= half the bare view's, no 5xx. The figures are
 printed and written to tests/bench/results_load.txt. Named bench_* so the
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -52,6 +58,7 @@ DB_NAME = "numbo_bench"
 DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
 REDIS_URL = f"redis://{HOST}:6379/2"
 POLL_EVERY = 2.0
+SAFETY_POLL = 20.0  # with push, as static/js/push.js polls while its stream is live
 
 GOAL_POLL_P95_MS = 50.0
 GOAL_MOVE_P95_MS = 150.0
@@ -213,8 +220,11 @@ class Server:
                 self.proc.wait()
 
 
-def start_gunicorn(env, app: str, workers: int, threads: int, ready_path: str) -> Server:
+def start_gunicorn(
+    env, app: str, workers: int, threads: int, ready_path: str, worker_class: str = "gthread"
+) -> Server:
     port = free_port()
+    env = {**env, "GUNICORN_WORKER_CLASS": worker_class}
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
         app,
@@ -426,16 +436,59 @@ async def timed(client, stats, kind, method, target, headers=None, body=b""):
     return status, content
 
 
-async def pupil(row: dict, port: int, stats: Stats, end: float, think: tuple[float, float]):
+def stamp_of(poll_url: str) -> str:
+    return poll_url.rsplit("&v=", 1)[-1] if "&v=" in poll_url else ""
+
+
+async def listen(port: int, table: int, token: str, ring: asyncio.Event, stats: Stats, end: float):
+    """A tablet's event stream (games.push): sets ``ring`` at each 'changed'."""
+    try:
+        reader, writer = await asyncio.open_connection(HOST, port)
+    except OSError as error:
+        stats.error("stream", time.perf_counter(), type(error).__name__)
+        return
+    writer.write(
+        f"GET /tables/{table}/events/?t={quote(token)} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+        "Accept: text/event-stream\r\n\r\n".encode()
+    )
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        if b" 200 " not in head.split(b"\r\n", 1)[0]:
+            stats.error("stream", time.perf_counter(), head.split(b"\r\n", 1)[0].decode())
+            return
+        while time.perf_counter() < end:
+            line = await asyncio.wait_for(reader.readline(), max(0.1, end - time.perf_counter()))
+            if not line:
+                stats.error("stream", time.perf_counter(), "closed")
+                return
+            if line.startswith(b"event: changed"):
+                ring.set()
+    except (TimeoutError, OSError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+
+
+async def pupil(
+    row: dict, port: int, stats: Stats, end: float, think: tuple[float, float],
+    moved_at: dict, push_port: int | None = None,
+):
     client = Client(port, {"sessionid": row["sid"]})
     table = row["table"]
     htmx = {"HX-Request": "true"}
     first_poll = f"/tables/{table}/poll/?t={quote(row['token'])}&v="
+    poll_every = SAFETY_POLL if push_port else POLL_EVERY
+    ring = asyncio.Event()
     await asyncio.sleep(random.uniform(0, POLL_EVERY))
+    stream = (
+        asyncio.create_task(listen(push_port, table, row["token"], ring, stats, end))
+        if push_port
+        else None
+    )
     status, content = await timed(client, stats, "page", "GET", f"/tables/{table}/")
     board = Board.parse(content) if status == 200 else Board()
     now = time.perf_counter()
-    next_poll = now + POLL_EVERY
+    next_poll = now + poll_every
     move_at = now + random.uniform(*think) if board.can_pass else None
     try:
         while True:
@@ -444,7 +497,10 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, think: tuple[flo
                 return
             wake = next_poll if move_at is None else min(next_poll, move_at)
             if wake > now:
-                await asyncio.sleep(wake - now)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ring.wait(), wake - now)
+            rung = ring.is_set()
+            ring.clear()
             now = time.perf_counter()
             if move_at is not None and now >= move_at:
                 move_at = None
@@ -472,22 +528,32 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, think: tuple[flo
                     else:
                         stats.outcome(now, f"{move['type']} applied")
                     board = Board.parse(content)
+                    moved_at.setdefault((table, stamp_of(board.poll_url)), time.perf_counter())
                     if board.can_pass:
                         move_at = time.perf_counter() + random.uniform(*think)
                 else:
                     stats.outcome(now, f"{move['type']} HTTP {status}")
                 continue
-            next_poll = max(next_poll + POLL_EVERY, now)
+            if not rung and now < next_poll:
+                continue
+            next_poll = now + poll_every if rung else max(next_poll + poll_every, now)
             poll = board.poll_url or first_poll
             status, content = await timed(client, stats, "poll", "GET", poll, htmx)
             if status == 200:
                 board = Board.parse(content)
+                moved = moved_at.get((table, stamp_of(board.poll_url)))
+                if moved is not None:
+                    # From the mover's answer to this tablet showing the move.
+                    seen = time.perf_counter()
+                    stats.add("reach", seen, max(0.0, seen - moved), 200)
                 if board.can_pass and move_at is None:
                     move_at = time.perf_counter() + random.uniform(*think)
             elif status not in (204, None):
                 stats.error("poll", now, f"HTTP {status}")
     finally:
         client.close()
+        if stream is not None:
+            stream.cancel()
 
 
 # --------------------------------------------------------------------------- full-rate comparison
@@ -540,6 +606,17 @@ def latency_line(name: str, samples: list[float], seconds: float) -> str:
 def run_config(env, rows, workers, threads, args) -> dict:
     think = (args.think_min, args.think_max)
     app = start_gunicorn(env, "config.wsgi:application", workers, threads, "/healthz")
+    # The push service beside it, as compose runs it: one uvicorn worker.
+    pusher = (
+        start_gunicorn(
+            env, "config.asgi:application", 1, 1, "/healthz",
+            worker_class="uvicorn_worker.UvicornWorker",
+        )
+        if args.push
+        else None
+    )
+    push_port = pusher.port if pusher else None
+    moved_at: dict = {}
     try:
         start = time.perf_counter() + args.warmup
         end = start + args.duration
@@ -549,18 +626,24 @@ def run_config(env, rows, workers, threads, args) -> dict:
         async def pupils_phase():
             async def mark():
                 await asyncio.sleep(max(0.0, start - time.perf_counter()))
-                cpu_at["start"] = (cpu_times(), app.cpu_seconds(), time.process_time())
+                cpu_at["start"] = (cpu_times(), servers_cpu(), time.process_time())
                 await asyncio.sleep(max(0.0, end - time.perf_counter()))
-                cpu_at["end"] = (cpu_times(), app.cpu_seconds(), time.process_time())
+                cpu_at["end"] = (cpu_times(), servers_cpu(), time.process_time())
 
-            await asyncio.gather(mark(), *(pupil(r, app.port, stats, end, think) for r in rows))
+            def servers_cpu() -> float:
+                return app.cpu_seconds() + (pusher.cpu_seconds() if pusher else 0.0)
+
+            await asyncio.gather(
+                mark(),
+                *(pupil(r, app.port, stats, end, think, moved_at, push_port) for r in rows),
+            )
 
         asyncio.run(pupils_phase())
         (busy0, total0), server0, gen0 = cpu_at["start"]
         (busy1, total1), server1, gen1 = cpu_at["end"]
         cpu = {
             "machine busy %": 100 * (busy1 - busy0) / max(1, total1 - total0) * os.cpu_count(),
-            "gunicorn workers %": 100 * (server1 - server0) / args.duration,
+            "web (and push) workers %": 100 * (server1 - server0) / args.duration,
             "load generator %": 100 * (gen1 - gen0) / args.duration,
         }
         # Full rate on the poll's 204 path: one pupil per table, its current version.
@@ -581,6 +664,8 @@ def run_config(env, rows, workers, threads, args) -> dict:
         poll_rate = asyncio.run(hammer(app.port, targets, args.concurrency, args.rate_seconds))
     finally:
         app.stop()
+        if pusher:
+            pusher.stop()
     bare = start_gunicorn(env, "bare_wsgi:application", workers, threads, "/bare/")
     try:
         cookies = [{"sessionid": row["sid"]} for row in per_table.values()]
@@ -591,7 +676,8 @@ def run_config(env, rows, workers, threads, args) -> dict:
     finally:
         bare.stop()
     return {
-        "config": f"{workers} workers x {threads} threads",
+        "config": f"{workers} workers x {threads} threads (gthread)"
+        + (", and the push service (1 uvicorn worker)" if args.push else ""),
         "stats": stats,
         "cpu": cpu,
         "poll_rate": poll_rate,
@@ -627,7 +713,7 @@ def report(result: dict, args, pupils: int, tables: int) -> tuple[str, bool]:
     poll_by_status = {code: stats.statuses.get("poll", {}).get(code, 0) for code in (204, 200)}
     lines = [
         f"Numbo load benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cores",
-        f"gunicorn: {result['config']} (gthread), DEBUG=0, PostgreSQL + Redis on 127.0.0.1",
+        f"gunicorn: {result['config']}, DEBUG=0, PostgreSQL + Redis on 127.0.0.1",
         f"pupils: {pupils} at {tables} tables, poll every {POLL_EVERY:g} s, think "
         f"{args.think_min:g}-{args.think_max:g} s per move (a step, then 'can't'); "
         f"window {args.duration:g} s after {args.warmup:g} s warm-up",
@@ -635,6 +721,7 @@ def report(result: dict, args, pupils: int, tables: int) -> tuple[str, bool]:
         header,
         latency_line("poll (all)", polls, args.duration),
         latency_line("move (POST)", moves, args.duration),
+        latency_line("move reaches others", stats.samples.get("reach", []), args.duration),
         f"poll answers: 204 x {poll_by_status[204]}, 200 x {poll_by_status[200]}; "
         f"statuses: { {k: dict(v) for k, v in stats.statuses.items()} }",
         f"moves: {dict(sorted(stats.outcomes.items()))}",
@@ -667,6 +754,11 @@ def main() -> int:
     parser.add_argument("--think-max", type=float, default=5.0)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--rate-seconds", type=float, default=15.0)
+    parser.add_argument(
+        "--push", action="store_true",
+        help="serve config.asgi with uvicorn workers; tablets hold event streams and poll "
+        f"every {SAFETY_POLL:g} s",
+    )
     parser.add_argument(
         "--config",
         action="append",

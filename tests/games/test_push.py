@@ -10,7 +10,6 @@ import os
 
 import pytest
 from django.conf import settings
-from django.test import AsyncClient
 from django.urls import reverse
 
 from games import live, services
@@ -69,24 +68,64 @@ def test_a_ring_reaches_a_wsgi_stream(start, client, pupils):
 
 
 @needs_redis
-def test_a_ring_reaches_an_asgi_stream_through_the_process_hub(start, pupils):
+def test_the_push_service_streams_rings_through_its_process_hub(start, pupils):
+    """config.asgi answers a stream in the event loop, outside Django's middleware."""
+    from config.asgi import application
+
     session, table = start()
-    url = events_url(table, pupils[0].pk)
+    token = poll_token(table, pupils[0].pk, None)
 
     async def listen():
-        response = await AsyncClient().get(url)
-        assert response.status_code == 200
-        events = aiter(response.streaming_content)
-        assert b"event: ready" in await anext(events)
-        # The hub subscribes on its first stream: ring until it hears.
-        for _ in range(50):
+        sent: asyncio.Queue = asyncio.Queue()
+        gone = asyncio.Event()
+
+        async def receive():
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        scope = {
+            "type": "http", "method": "GET", "path": f"/tables/{table.pk}/events/",
+            "query_string": f"t={token}".encode(), "headers": [(b"host", b"localhost")],
+        }
+        serving = asyncio.create_task(application(scope, receive, sent.put))
+        start_message = await asyncio.wait_for(sent.get(), 5)
+        assert start_message["status"] == 200
+        assert b"event: ready" in (await asyncio.wait_for(sent.get(), 5))["body"]
+        heard = None
+        for _ in range(50):  # the hub subscribes on its first stream: ring until it hears
             await asyncio.to_thread(live.ring, table.pk, "7r")
             try:
-                got = await asyncio.wait_for(anext(events), 0.2)
+                body = (await asyncio.wait_for(sent.get(), 0.2))["body"]
             except TimeoutError:
                 continue
-            if got != b"event: changed\ndata: \n\n":  # the hub's hello on subscribing
-                return got
-        return None
+            if body != b"event: changed\ndata: \n\n":  # the hub's hello on subscribing
+                heard = body
+                break
+        gone.set()  # the tablet goes away: the stream ends
+        await asyncio.wait_for(serving, 5)
+        return heard
 
     assert asyncio.run(listen()) == b"event: changed\ndata: 7r\n\n"
+
+
+def test_the_push_service_refuses_a_forged_token_and_a_foreign_host(start, pupils):
+    from config.asgi import application
+
+    session, table = start()
+
+    async def status(token: str, host: bytes) -> int:
+        sent: asyncio.Queue = asyncio.Queue()
+
+        async def receive():
+            return {"type": "http.disconnect"}
+
+        scope = {
+            "type": "http", "method": "GET", "path": f"/tables/{table.pk}/events/",
+            "query_string": f"t={token}".encode(), "headers": [(b"host", host)],
+        }
+        await application(scope, receive, sent.put)
+        return (await sent.get())["status"]
+
+    good = poll_token(table, pupils[0].pk, None)
+    assert asyncio.run(status("forged", b"localhost")) == 403
+    assert asyncio.run(status(good, b"evil.example")) == 400
