@@ -432,8 +432,9 @@ class Nambarz:
 
     def _round_over(self, state: NambarzState, events: list[Event],
                     attempts: tuple[Attempt, ...], still: list[int]) -> Outcome:
-        # Those still holding cards rank after those out, fewer cards first.
-        still = sorted(still, key=lambda p: (len(state.hands[p]), (p - state.current)
+        # Those still holding cards rank after those out: fewer cards first,
+        # then whoever would have played sooner.
+        still = sorted(still, key=lambda p: (len(state.hands[p]), (p - state.current - 1)
                                              % state.players))
         order = list(state.out) + still
         points = list(state.round_points)

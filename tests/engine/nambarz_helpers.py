@@ -61,3 +61,13 @@ def calc(state, player: int, labels: list[str], ops: list[str], results: list[in
 
 def card_in_hand(state, player: int, label: str) -> int:
     return next(c for c in state.hands[player] if label_of(state, c) == label)
+
+
+def card_ids(value) -> set[int]:
+    """Ids of every card shown in a (JSON) view."""
+    if isinstance(value, dict):
+        found = {value["id"]} if "family" in value and "id" in value else set()
+        return found.union(*(card_ids(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(card_ids(v) for v in value))
+    return set()
