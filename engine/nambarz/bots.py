@@ -11,13 +11,13 @@ Bots play only legal moves, with right results. Levels:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
-from functools import cache
 from itertools import combinations
 from typing import Any
 
 from engine.core import IllegalMove
-from engine.nambarz.calc import run_steps, simplest, solve
+from engine.nambarz.calc import reaches, run_steps, solve
 from engine.nambarz.cards import FAMILIES, JOKER, REPLAY, match_kind
 from engine.nambarz.game import _bound_families
 from engine.nambarz.state import NambarzState
@@ -26,56 +26,93 @@ LEVELS = ("beginner", "greedy", "strategist")
 # Calculations longer than this are not looked for (a 7-card legal calculation
 # is very rare, and searching a big hand for one would slow the table down).
 MAX_SEARCH = 6
+# At most this many sets of cards are checked for one move: a hand grown big
+# by drawing must not keep the table waiting (a few milliseconds each).
+BUDGET = 120
 
 
-@cache
-def _simplest(numbers: tuple[int, ...], target: int, brackets: bool, ops: str) -> bool:
-    return simplest(numbers, target, brackets, ops)
+def _family_cards(state: NambarzState, player: int, family: str) -> dict[int, list[int]]:
+    """number -> ids of the player's cards of ``family`` that may go in a calculation."""
+    target = state.target
+    by_number: dict[int, list[int]] = {}
+    for card_id in state.hands[player]:
+        card = state.card(card_id)
+        if card.family == family and match_kind(card, target) is None:  # type: ignore[arg-type]
+            by_number.setdefault(card.number, []).append(card_id)  # type: ignore[arg-type]
+    return by_number
+
+
+def _contains(big: Counter, small: Counter) -> bool:
+    return all(big[n] >= count for n, count in small.items())
+
+
+def simplest_parts(state: NambarzState, player: int, max_size: int = MAX_SEARCH,
+                   must: int | None = None) -> list[tuple[str, tuple[int, ...]]]:
+    """Every (family, numbers) the player could lay as a legal calculation on
+    the target, fewest cards first, up to ``max_size`` cards and ``BUDGET``
+    checks. Sizes go up one by one, so a set holding a smaller set that
+    already reaches the target is never simplest and is skipped unchecked."""
+    target = state.target
+    if target is None or target.joker is not None:
+        return []
+    options = state.options
+    found: list[tuple[str, tuple[int, ...]]] = []
+    checks = 0
+    for family in FAMILIES:
+        if must is not None and state.card(must).family != family:
+            continue
+        needed = state.card(must).number if must is not None else None
+        by_number = _family_cards(state, player, family)
+        numbers = sorted(n for n, ids in by_number.items() for _ in ids)
+        reaching: list[Counter] = []
+        for size in range(2, min(len(numbers), max_size) + 1):
+            for part in sorted(set(combinations(numbers, size))):
+                counted = Counter(part)
+                if any(_contains(counted, smaller) for smaller in reaching):
+                    continue
+                checks += 1
+                if checks > BUDGET:
+                    break
+                if reaches(part, target.number, options.brackets,  # type: ignore[arg-type]
+                           options.operations):
+                    reaching.append(counted)
+                    if needed is None or needed in part:
+                        found.append((family, part))
+    found.sort(key=lambda item: len(item[1]))
+    return found
+
+
+def calculation_move(state: NambarzState, player: int, family: str, part: tuple[int, ...],
+                     must: int | None = None) -> dict[str, Any]:
+    """The move laying ``part`` (numbers of ``family``) with the right results."""
+    target = state.target
+    assert target is not None
+    options = state.options
+    found = solve(part, target.number, options.brackets, options.operations)  # type: ignore[arg-type]
+    assert found is not None
+    order, ops, steps = found
+    pools = _family_cards(state, player, family)
+    if must is not None:
+        pools[state.card(must).number].remove(must)  # type: ignore[index]
+        pools[state.card(must).number].insert(0, must)  # type: ignore[index]
+    ids = [pools[n].pop(0) for n in order]
+    results = [s.result for s in run_steps(order, ops, steps)]
+    move: dict[str, Any] = {"type": "calculate", "cards": ids, "ops": ops, "results": results}
+    if options.brackets:
+        move["steps"] = steps
+    return move
 
 
 def calculations(state: NambarzState, player: int, sizes: range,
                  must: int | None = None) -> Iterator[dict[str, Any]]:
-    """Legal calculation moves of ``player`` on the target, by card count in
-    the order of ``sizes``, each with the right results. ``must``: a card id
-    every calculation must use (the card just drawn)."""
-    target = state.target
-    if target is None or target.joker is not None:
-        return
-    options = state.options
+    """Legal calculation moves of ``player`` on the target, with the card
+    counts in the order of ``sizes``, each with the right results. ``must``: a
+    card id every calculation must use (the card just drawn)."""
+    parts = simplest_parts(state, player, max(sizes, default=0), must)
     for size in sizes:
-        for family in FAMILIES:
-            by_number: dict[int, list[int]] = {}
-            for card_id in state.hands[player]:
-                card = state.card(card_id)
-                if card.family == family and match_kind(card, target) is None:
-                    by_number.setdefault(card.number, []).append(card_id)  # type: ignore[arg-type]
-            numbers = sorted(n for n, ids in by_number.items() for _ in ids)
-            if len(numbers) < size:
-                continue
-            needed = state.card(must).number if must is not None else None
-            if must is not None and state.card(must).family != family:
-                continue
-            for part in sorted(set(combinations(numbers, size))):
-                if needed is not None and needed not in part:
-                    continue
-                if not _simplest(part, target.number, options.brackets,  # type: ignore[arg-type]
-                                 options.operations):
-                    continue
-                found = solve(part, target.number, options.brackets,  # type: ignore[arg-type]
-                              options.operations)
-                assert found is not None
-                order, ops, steps = found
-                pools = {n: list(ids) for n, ids in by_number.items()}
-                if must is not None:
-                    pools[needed].remove(must)  # type: ignore[index]
-                    pools[needed].insert(0, must)  # type: ignore[index]
-                ids = [pools[n].pop(0) for n in order]
-                results = [s.result for s in run_steps(order, ops, steps)]
-                move: dict[str, Any] = {"type": "calculate", "cards": ids, "ops": ops,
-                                        "results": results}
-                if options.brackets:
-                    move["steps"] = steps
-                yield move
+        for family, part in parts:
+            if len(part) == size:
+                yield calculation_move(state, player, family, part, must)
 
 
 def missed_calculation(state: NambarzState, player: int) -> tuple[str, ...] | None:
@@ -84,10 +121,11 @@ def missed_calculation(state: NambarzState, player: int) -> tuple[str, ...] | No
     call it before applying a concordance or a draw, to report the chance."""
     if state.over or _bound_families(state) is not None:
         return None
-    for move in calculations(state, player, range(2, min(len(state.hands[player]),
-                                                         MAX_SEARCH) + 1)):
-        return tuple(sorted(set(move["ops"]), key="+-*/".index))
-    return None
+    parts = simplest_parts(state, player)
+    if not parts:
+        return None
+    ops = calculation_move(state, player, *parts[0])["ops"]
+    return tuple(sorted(set(ops), key="+-*/".index))
 
 
 def _single_cards(state: NambarzState, player: int, hand: tuple[int, ...],

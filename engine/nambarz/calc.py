@@ -57,37 +57,76 @@ def _join(left: int, op: str, right: int) -> int | None:
 
 
 @cache
-def _chain_values(numbers: tuple[int, ...], ops: str) -> frozenset[int]:
-    """Every value some order of all ``numbers`` makes left to right."""
+def _chain_reaches(numbers: tuple[int, ...], target: int, ops: str) -> bool:
+    """Left to right, searched backwards from the target: the last card x and
+    its operation fix what the other cards must make."""
     if len(numbers) == 1:
-        return frozenset(numbers)
-    out: set[int] = set()
+        return numbers[0] == target
     for index, last in enumerate(numbers):
         if index and numbers[index - 1] == last:
-            continue  # the same number last: same values
+            continue
         rest = numbers[:index] + numbers[index + 1:]
-        for value in _chain_values(rest, ops):
-            for op in ops:
-                made = _join(value, op, last)
-                if made is not None:
-                    out.add(made)
-    return frozenset(out)
+        for op in ops:
+            needed = _undo(target, op, last)
+            if needed is not None and _chain_reaches(rest, needed, ops):
+                return True
+    return False
 
 
-def values(numbers: Iterable[int], brackets: bool = False,
-           operations: str = ALL_OPERATIONS) -> frozenset[int]:
-    """Every whole number a calculation with all ``numbers`` makes."""
-    key = _key(numbers)
-    if not key:
-        return frozenset()
-    ops = normalise_operations(operations)
-    return reachable_frozen(key, ops) if brackets else _chain_values(key, ops)
+@cache
+def _splits(numbers: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every cut of a sorted multiset into (bigger or equal part, smaller part)."""
+    count = len(numbers)
+    cuts = set()
+    for mask in range(1, 1 << count):
+        small = tuple(numbers[i] for i in range(count) if mask >> i & 1)
+        if 2 * len(small) > count:
+            continue
+        big = tuple(numbers[i] for i in range(count) if not mask >> i & 1)
+        cuts.add((big, small))
+    return tuple(sorted(cuts))
+
+
+@cache
+def _tree_reaches(numbers: tuple[int, ...], target: int, ops: str) -> bool:
+    """Any bracketing, searched backwards: for each cut, each value b of the
+    smaller part fixes what the bigger part must make."""
+    if len(numbers) <= 3:
+        return target in reachable_frozen(numbers, ops)
+    for big, small in _splits(numbers):
+        for b in reachable_frozen(small, ops):
+            if b == 0 or target == 0:
+                # A zero undoes nothing; ask the bigger part forwards.
+                if any(_join(a, op, b) == target or _join(b, op, a) == target
+                       for a in reachable_frozen(big, ops) for op in ops):
+                    return True
+                continue
+            needed = set()
+            if "+" in ops and target >= b:
+                needed.add(target - b)
+            if "-" in ops:
+                needed.add(target + b)
+                if b >= target:
+                    needed.add(b - target)
+            if "*" in ops and target % b == 0:
+                needed.add(target // b)
+            if "/" in ops:
+                needed.add(target * b)
+                if b % target == 0:
+                    needed.add(b // target)
+            if any(_tree_reaches(big, a, ops) for a in needed):
+                return True
+    return False
 
 
 def reaches(numbers: Iterable[int], target: int, brackets: bool = False,
             operations: str = ALL_OPERATIONS) -> bool:
     """Some order of ALL the numbers (any bracketing with ``brackets``) makes ``target``."""
-    return target in values(numbers, brackets, operations)
+    key = _key(numbers)
+    if not key or isinstance(target, bool) or not isinstance(target, int) or target < 0:
+        return False
+    ops = normalise_operations(operations)
+    return _tree_reaches(key, target, ops) if brackets else _chain_reaches(key, target, ops)
 
 
 def smaller_part(numbers: Iterable[int], target: int, brackets: bool = False,
@@ -137,6 +176,17 @@ def text(steps: Sequence[Step]) -> str:
     return ", ".join(f"{s.left} {SYMBOL_OF[s.op]} {s.right} = {s.result}" for s in steps)
 
 
+def _undo(target: int, op: str, last: int) -> int | None:
+    """What the running result must be so that ``result op last`` makes ``target``."""
+    if op == "+":
+        return target - last if target >= last else None
+    if op == "-":
+        return target + last
+    if op == "*":
+        return target // last if last and target % last == 0 else None
+    return target * last if last else None
+
+
 def _solve_chain(numbers: tuple[int, ...], target: int,
                  ops: str) -> tuple[list[int], list[str]] | None:
     if len(numbers) == 1:
@@ -145,12 +195,12 @@ def _solve_chain(numbers: tuple[int, ...], target: int,
         if index and numbers[index - 1] == last:
             continue
         rest = numbers[:index] + numbers[index + 1:]
-        for value in _chain_values(rest, ops):
-            for op in ops:
-                if _join(value, op, last) == target:
-                    found = _solve_chain(rest, value, ops)
-                    if found is not None:
-                        return found[0] + [last], found[1] + [op]
+        for op in ops:
+            needed = _undo(target, op, last)
+            if needed is not None and _chain_reaches(rest, needed, ops):
+                found = _solve_chain(rest, needed, ops)
+                assert found is not None
+                return found[0] + [last], found[1] + [op]
     return None
 
 
@@ -201,4 +251,5 @@ def solve(numbers: Iterable[int], target: int, brackets: bool = False,
 
 
 def clear_caches() -> None:
-    _chain_values.cache_clear()
+    for cached in (_chain_reaches, _tree_reaches, _splits):
+        cached.cache_clear()
