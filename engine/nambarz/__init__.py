@@ -13,8 +13,11 @@ Where each rule lives:
   discard), every action of 3.4 and the jokers' follow-ups (3.6), going out,
   end of round (2-5 and 6-12 players), rounds, extra rounds, teams; the move
   format and how a wrong typed result becomes evidence are in its docstring.
-* ``bots.py``: three bot levels and ``missed_calculation`` (the report's
-  opportunities).
+* ``bots.py``: three bot levels, ``missed_calculation`` (the skills of a
+  calculation a pupil could have made, for a concordance or a draw) and
+  ``opportunity`` (Number Quest's ``(player, numbers, could)`` shape, at the
+  start of a turn). Bots look at calculations of up to 6 cards and check at
+  most 120 sets of cards a move, so a hand grown big stays fast.
 
 L decisions, kept as data or options:
 
@@ -31,12 +34,20 @@ L decisions, kept as data or options:
   Jokers may chain (a play-again joker may be followed by another joker).
 * Extra rounds while the leaders tie (option ``tie_break``).
 * Young players: option ``young`` (or ``operations="+-"``).
-* Refused moves are refused, not penalised (3.7: no "draw 3" mode).
+* Refused moves are refused, not penalised (3.7: no "draw 3" mode). A wrong
+  typed result is not refused: it is recorded (attempts, ``wrong_result``)
+  and the pupil tries again with the cards still in hand.
+* Drawing is always allowed, even with a play in hand (3.4 d says "if the
+  player has no legal play"): the missed calculation is reported instead.
+* Tags: ``multi_step`` from 3 cards; ``left_to_right`` for a calculation of 3
+  cards or more laid left to right (with 2 cards there is no order to follow);
+  ``brackets`` for a calculation of the brackets variant that is not left to
+  right. Each is one attempt per calculation, operands = the cards' numbers.
 * A round where nobody can play or draw (pile and discard empty) ends after a
   full turn of passes, those still holding cards ranked by fewer cards.
 """
 
-from engine.nambarz.bots import LEVELS, bot_moves, missed_calculation
+from engine.nambarz.bots import LEVELS, bot_moves, missed_calculation, opportunity
 from engine.nambarz.calc import (
     calculation_bonus,
     rank_points,
@@ -52,5 +63,5 @@ from engine.nambarz.state import NambarzState, Options
 __all__ = [
     "ANIMALS", "GAME", "JOKER_KINDS", "LEVELS", "Card", "Nambarz", "NambarzState", "Options",
     "bot_moves", "calculation_bonus", "deck", "match_kind", "missed_calculation",
-    "rank_points", "reaches", "simplest", "smaller_part", "solve",
+    "opportunity", "rank_points", "reaches", "simplest", "smaller_part", "solve",
 ]

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
+from engine.arithmetic import SKILL_OF
 from engine.core import IllegalMove
 from engine.nambarz.calc import reaches, run_steps, solve
 from engine.nambarz.cards import FAMILIES, JOKER, REPLAY, match_kind
@@ -116,16 +117,37 @@ def calculations(state: NambarzState, player: int, sizes: range,
 
 
 def missed_calculation(state: NambarzState, player: int) -> tuple[str, ...] | None:
-    """The operations of one legal calculation ``player`` could make on the
-    target from their hand now (the fewest cards first), or None. The pages
-    call it before applying a concordance or a draw, to report the chance."""
-    if state.over or _bound_families(state) is not None:
+    """The skills (``add`` ``sub`` ``mul`` ``div``) of one legal calculation
+    ``player`` could make on the target from their hand now (the fewest cards
+    first), or None. The pages call it before applying a concordance or a
+    draw, to report the calculation that was missed."""
+    if state.over or _bound_families(state) is not None or state.pending == "follow":
         return None
     parts = simplest_parts(state, player)
     if not parts:
         return None
     ops = calculation_move(state, player, *parts[0])["ops"]
-    return tuple(sorted(set(ops), key="+-*/".index))
+    return tuple(SKILL_OF[op] for op in "+-*/" if op in ops)
+
+
+def opportunity(state: NambarzState) -> tuple[int, list[int], dict[str, bool]] | None:
+    """At the start of a turn, ``(player, numbers, could)`` in the shape of
+    Number Quest's opportunities: ``numbers`` is the target's number then the
+    numbers in the hand, ``could`` says for each allowed operation whether a
+    legal calculation found on this turn uses it (one calculation per set of
+    cards, so a False is "not found", within the bots' search budget)."""
+    if state.over or state.pending != "" or _bound_families(state) is not None:
+        return None
+    player = state.current
+    target = state.target
+    assert target is not None
+    used: set[str] = set()
+    for family, part in simplest_parts(state, player):
+        used.update(calculation_move(state, player, family, part)["ops"])
+    numbers = [target.number] + sorted(
+        state.card(c).number for c in state.hands[player]  # type: ignore[misc]
+        if state.card(c).number is not None)
+    return player, numbers, {SKILL_OF[op]: op in used for op in state.options.operations}
 
 
 def _single_cards(state: NambarzState, player: int, hand: tuple[int, ...],

@@ -252,7 +252,7 @@ class Nambarz:
             raise IllegalMove("Lay one card on your joker, or pass.", "follow_card")
         hand = tuple(c for c in state.hands[player] if c != card.id)
         state = replace(state, hands=_set(state.hands, player, hand),
-                        discard=state.discard + (card.id,), drawn=None)
+                        discard=state.discard + (card.id,), drawn=None, stalled=0)
         events = [Event("joker", player, {"card": card.to_json()})]
         if card.joker == REPLAY:
             # Play again on the card under the joker; with no card left, draw.
@@ -485,7 +485,7 @@ class Nambarz:
         drawn = pile[-1]
         state = replace(state, pile=pile[:-1], discard=discard, draws=draws,
                         hands=_set(state.hands, player, state.hands[player] + (drawn,)),
-                        pending="drawn", drawn=drawn)
+                        pending="drawn", drawn=drawn, stalled=0)
         events.append(Event("drew", player, {"count": 1}))
         return Outcome(state, tuple(events))
 

@@ -13,7 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import IllegalMove
-from engine.nambarz import GAME, LEVELS, bot_moves, missed_calculation, reaches, simplest
+from engine.nambarz import (
+    GAME,
+    LEVELS,
+    bot_moves,
+    missed_calculation,
+    opportunity,
+    reaches,
+    simplest,
+)
 from engine.nambarz.bots import calculations
 from engine.nambarz.calc import chain, run_steps
 from tests.engine.nambarz_helpers import card_ids, dealt
@@ -127,7 +135,7 @@ def test_bots_finish_their_games(players, level):
             assert len(moves) == 1
             if moves[0]["type"] in ("match", "draw") and state.pending in ("", "replay"):
                 missed = missed_calculation(state, player)
-                assert missed is None or set(missed) <= set("+-*/")
+                assert missed is None or set(missed) <= {"add", "sub", "mul", "div"}
             out = GAME.apply(state, player, moves[0])
             assert all(a.correct for a in out.attempts)
             bonus += sum(e.data.get("bonus", 0) for e in out.events if e.kind == "calculated")
@@ -155,3 +163,16 @@ def test_the_strategist_keeps_its_jokers():
     state = dealt([["change_any", "replay", "8"], ["5", "7"]], "5-chat")
     move = bot_moves(state, 0, "strategist")[0]
     assert move["type"] == "joker" and state.card(move["card"]).joker == "replay"
+
+
+def test_opportunities_at_the_start_of_a_turn():
+    state = dealt([["3", "3", "1", "8-abeille", "9"], ["5"]], "8")
+    assert missed_calculation(state, 0) in (("add",), ("sub",))
+    player, numbers, could = opportunity(state)
+    assert player == 0 and numbers == [8, 1, 3, 3, 8, 9]
+    assert set(could) == {"add", "sub", "mul", "div"} and could["mul"]
+    drawn = GAME.apply(state, 0, {"type": "draw"}).state
+    assert opportunity(drawn) is None
+    nothing = dealt([["7", "7"], ["5"]], "3")
+    assert missed_calculation(nothing, 0) is None
+    assert opportunity(nothing)[2] == {"add": False, "sub": False, "mul": False, "div": False}

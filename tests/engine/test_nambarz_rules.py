@@ -204,7 +204,7 @@ def test_the_young_variant_has_plus_and_minus_only():
     assert err.value.code == "op_not_allowed"
     assert missed_calculation(state, 0) is None
     state = dealt([["2", "4", "1", "9"], ["5"]], "7", young=True)
-    assert missed_calculation(state, 0) == ("-",)  # 9 − 2, the fewest cards
+    assert missed_calculation(state, 0) == ("sub",)  # 9 − 2, the fewest cards
 
 
 def test_a_coup_de_maitre_earns_its_bonus_in_the_round():
