@@ -51,35 +51,40 @@ def simplest_parts(state: NambarzState, player: int, max_size: int = MAX_SEARCH,
                    must: int | None = None) -> list[tuple[str, tuple[int, ...]]]:
     """Every (family, numbers) the player could lay as a legal calculation on
     the target, fewest cards first, up to ``max_size`` cards and ``BUDGET``
-    checks. Sizes go up one by one, so a set holding a smaller set that
-    already reaches the target is never simplest and is skipped unchecked."""
+    checks (beyond the budget, what was found so far). Sizes go up one by one,
+    so a set holding a smaller set that already reaches the target is never
+    simplest and is skipped unchecked."""
     target = state.target
     if target is None or target.joker is not None:
         return []
     options = state.options
     found: list[tuple[str, tuple[int, ...]]] = []
     checks = 0
-    for family in FAMILIES:
-        if must is not None and state.card(must).family != family:
-            continue
-        needed = state.card(must).number if must is not None else None
-        by_number = _family_cards(state, player, family)
-        numbers = sorted(n for n, ids in by_number.items() for _ in ids)
-        reaching: list[Counter] = []
-        for size in range(2, min(len(numbers), max_size) + 1):
-            for part in sorted(set(combinations(numbers, size))):
+    needed = state.card(must).number if must is not None else None
+    families = [f for f in FAMILIES if must is None or state.card(must).family == f]
+    numbers = {f: sorted(n for n, ids in _family_cards(state, player, f).items() for _ in ids)
+               for f in families}
+    reaching: dict[str, list[Counter]] = {f: [] for f in families}
+    shortest = 0  # the fewest cards that reach: under strict_simplest, the only legal size
+    # Sizes outside, families inside: the budget never starves a family's pairs.
+    for size in range(2, max_size + 1):
+        for family in families:
+            if len(numbers[family]) < size:
+                continue
+            for part in sorted(set(combinations(numbers[family], size))):
                 counted = Counter(part)
-                if any(_contains(counted, smaller) for smaller in reaching):
+                if any(_contains(counted, smaller) for smaller in reaching[family]):
                     continue
                 checks += 1
                 if checks > BUDGET:
-                    break
+                    return found
                 if reaches(part, target.number, options.brackets,  # type: ignore[arg-type]
                            options.operations):
-                    reaching.append(counted)
-                    if needed is None or needed in part:
+                    reaching[family].append(counted)
+                    shortest = shortest or size
+                    if (needed is None or needed in part) and not (
+                            options.strict_simplest and size > shortest):
                         found.append((family, part))
-    found.sort(key=lambda item: len(item[1]))
     return found
 
 
@@ -193,6 +198,8 @@ def bot_moves(state: NambarzState, player: int, level: str = "greedy",
         sizes = range(2, 3)
     elif level == "greedy":
         sizes = range(2, top + 1)
+    elif state.options.strict_simplest:
+        sizes = range(2, top + 1)  # a longer one would be refused
     else:
         sizes = range(top, 1, -1)
     calculation = next(calculations(state, player, sizes, must), None) \

@@ -32,6 +32,7 @@ play loses a turn, and the pages report the calculation that was missed
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import combinations
 from typing import Any
 
 from engine.arithmetic import SKILL_OF, SYMBOL_OF, check_operation, operation_of
@@ -49,6 +50,7 @@ from engine.nambarz.calc import (
     calculation_bonus,
     chain,
     rank_points,
+    reaches,
     run_steps,
     smaller_part,
     solve,
@@ -335,6 +337,9 @@ class Nambarz:
             shown = _part_text(part, target.number, options)
             raise IllegalMove(f"{shown} already makes {target.number}: use fewer cards.",
                               "not_simplest", part=list(part), target=target.number)
+        if options.strict_simplest and _shorter_in_hand(state, player, target, k):
+            raise IllegalMove(f"Fewer cards from your hand can make {target.number}: "
+                              "use fewer cards.", "shorter_in_hand", target=target.number)
         attempts.extend(self._tags(numbers, target.number, value, True, plain, first_try,
                                    options.brackets))
         bonus = calculation_bonus(k)
@@ -586,6 +591,21 @@ def _reshuffle(state: NambarzState) -> tuple[tuple[int, ...], tuple[int, ...], i
         return (), state.discard, state.draws
     shuffled, draws = Dice.shuffle(state.seed, state.draws, under)
     return tuple(shuffled), state.discard[keep:], draws
+
+
+def _shorter_in_hand(state: NambarzState, player: int, target: Card, k: int) -> bool:
+    """Whether some calculation of fewer than ``k`` cards of the hand makes the target."""
+    options = state.options
+    for family in (SYMBOL, DRAWING):
+        numbers = sorted(
+            card.number for card in (state.card(c) for c in state.hands[player])  # type: ignore[misc]
+            if card.family == family and match_kind(card, target) is None)
+        for size in range(2, min(k, len(numbers) + 1)):
+            for part in set(combinations(numbers, size)):
+                if reaches(part, target.number, options.brackets,  # type: ignore[arg-type]
+                           options.operations):
+                    return True
+    return False
 
 
 def _part_text(part: tuple[int, ...], target: int, options: Options) -> str:

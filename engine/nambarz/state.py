@@ -25,6 +25,9 @@ class Options:
     teams: bool = False          # teams of two neighbours, shared score (3.5)
     last_paid: bool = True       # L (3.5): the last player of a 2-5 round gets its rank's points
     tie_break: bool = True       # extra rounds while the leaders tie (3.5)
+    # The stricter reading of 3.4 b5: no calculation with fewer cards from
+    # anywhere in the hand may make the target (off: it forbids most bonuses).
+    strict_simplest: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -46,7 +49,7 @@ class Options:
         if options.operations not in (ALL_OPERATIONS, "+-"):
             raise IllegalMove("Play with + − × ÷, or + and − only.", "bad_option",
                               option="operations")
-        for name in ("brackets", "teams", "last_paid", "tie_break"):
+        for name in ("brackets", "teams", "last_paid", "tie_break", "strict_simplest"):
             if not isinstance(getattr(options, name), bool):
                 raise IllegalMove("This option is on or off.", "bad_option", option=name)
         if options.teams and players % 2:

@@ -234,3 +234,13 @@ def test_matching_and_refusals():
                 {"type": "match", "card": True}, {"type": "calculate", "cards": [1, 2]}):
         with pytest.raises(IllegalMove):
             play(state, 0, bad)
+
+
+def test_the_stricter_simplest_rule_is_an_option():
+    state = dealt([["6", "5", "1", "1", "2", "7"], ["5", "7"]], "9")
+    assert calc(state, 0, ["6", "5", "1", "1"], ["+", "-", "-"], [11, 10, 9]).state.current == 1
+    strict = dealt([["6", "5", "1", "1", "2", "7"], ["5", "7"]], "9", strict_simplest=True)
+    with pytest.raises(IllegalMove) as err:
+        calc(strict, 0, ["6", "5", "1", "1"], ["+", "-", "-"], [11, 10, 9])
+    assert err.value.code == "shorter_in_hand"
+    assert calc(strict, 0, ["7", "2"], ["+"], [9]).state.current == 1
