@@ -25,14 +25,17 @@ L decisions, kept as data or options:
   (``cards.ANIMALS``).
 * A joker turned up first is buried at the bottom of the pile (``game._deal``).
 * Simplest = no proper part of 2 cards or more of the played cards reaches the
-  target (the stricter "anywhere in the hand" reading is not offered).
-* Intermediate results are whole numbers >= 0, division exact (no option for
-  negatives or fractions).
+  target; the stricter "no shorter calculation anywhere in the hand" reading
+  is the option ``strict_simplest`` (off).
+* Intermediate results are whole numbers >= 0, division exact. Not done: the
+  ``fractions`` option of RULES 0.1 and negatives.
 * The last player of a 2-5 round is paid for their rank (option ``last_paid``).
 * A change joker's follow-up card must be of the joker's family; a lone change
   joker binds the next player to one card of that family, a joker, or a draw.
   Jokers may chain (a play-again joker may be followed by another joker).
-* Extra rounds while the leaders tie (option ``tie_break``).
+* Extra rounds while the leaders tie (option ``tie_break``): everybody plays
+  them, and the game ends at the first round end without a tie at the top.
+  The player with the most points starts each new round (lowest seat on a tie).
 * Young players: option ``young`` (or ``operations="+-"``).
 * Refused moves are refused, not penalised (3.7: no "draw 3" mode). A wrong
   typed result is not refused: it is recorded (attempts, ``wrong_result``)

@@ -24,6 +24,16 @@ event (the right value is not shown: the retry is the pupil's own). Every
 other broken rule raises IllegalMove with a stable ``code`` and the state is
 unchanged.
 
+Refusal codes (stable, for translations): ``malformed``, ``unknown_move``,
+``game_over``, ``no_such_player``, ``not_your_turn``, ``not_in_hand``,
+``card_twice``, ``too_few_cards``, ``no_match``, ``not_a_joker``,
+``joker_inside``, ``mixed_families``, ``concordant_inside``,
+``op_not_allowed``, ``left_to_right_only``, ``below_zero``, ``not_whole``,
+``misses_target``, ``not_simplest``, ``shorter_in_hand`` (option
+``strict_simplest``), ``no_calculation_on_joker``, ``joker_family``,
+``follow_card``, ``play_drawn``, ``already_drawn``, ``draw_first``,
+``bad_option``, ``bad_players``. Their ``details`` name the cards by id.
+
 Drawing is always allowed, even with a play in hand: a pupil who did not see a
 play loses a turn, and the pages report the calculation that was missed
 (:func:`engine.nambarz.bots.missed_calculation`).

@@ -244,3 +244,15 @@ def test_the_stricter_simplest_rule_is_an_option():
         calc(strict, 0, ["6", "5", "1", "1"], ["+", "-", "-"], [11, 10, 9])
     assert err.value.code == "shorter_in_hand"
     assert calc(strict, 0, ["7", "2"], ["+"], [9]).state.current == 1
+
+
+def test_brackets_steps_name_each_card_and_result_once():
+    state = dealt([["9", "8", "2", "4"], ["5"]], "5-chat", brackets=True)
+    for steps in ([[1, 2], [1, 3]], [[1, 1], [0, 3]], [[1, 2], [0, 4]], [[0, 1]], "x"):
+        with pytest.raises(IllegalMove) as err:
+            calc(state, 0, ["9", "8", "2"], ["/", "-"], [4, 5], steps=steps)
+        assert err.value.code == "malformed"
+    # Left to right is still allowed in the brackets variant, and tagged so.
+    state = dealt([["3", "3", "1"], ["5"]], "8", brackets=True)
+    out = calc(state, 0, ["3", "3", "1"], ["*", "-"], [9, 8])
+    assert [a.skill for a in out.attempts][2:] == ["multi_step", "left_to_right"]
