@@ -11,8 +11,9 @@ from engine.numberquest.variants import PRESETS, validate_variant
 from .models import GameSession
 
 PRESET_LABELS = {
-    "addition": _("Addition: 4 dice, + only, squares 4 to 24"),
-    "plus-minus": _("Plus and minus: 4 dice, + and −, squares 1 to 24"),
+    "addition-3": _("First additions: 3 dice, + only, squares 6 to 15"),
+    "addition": _("Addition: 4 dice, + only, squares 9 to 19"),
+    "plus-minus": _("Plus and minus: 4 dice, + and −, squares 1 to 18"),
     "three-dice": _("Three dice: + − × ÷, squares 1 to 42"),
     "classic": _("Classic: 4 dice, + − × ÷, squares 1 to 100"),
     "custom": _("My own variant (below)"),

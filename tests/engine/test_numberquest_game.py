@@ -66,8 +66,9 @@ def test_registry_serves_number_quest():
 @pytest.mark.parametrize(
     "preset, dice, ops, lo, hi, bank",
     [
-        ("addition", 4, "+", 4, 24, False),
-        ("plus-minus", 4, "+-", 1, 24, False),
+        ("addition-3", 3, "+", 6, 15, False),
+        ("addition", 4, "+", 9, 19, False),
+        ("plus-minus", 4, "+-", 1, 18, False),
         ("three-dice", 3, "+-*/", 1, 42, True),
         ("classic", 4, "+-*/", 1, 100, True),
     ],
@@ -362,10 +363,12 @@ def test_only_board_squares_count_for_the_chain():
 def test_optional_ends(ends, covered, square, reason):
     from engine.numberquest.game import would_end
 
-    state = GAME.new({"preset": "addition", "end_conditions": ends}, 2, 1)
+    # The board of 4..24 (the addition preset before RULES 0.2) spans two colours.
+    board = {"preset": "addition", "lo": 4, "hi": 24}
+    state = GAME.new({**board, "end_conditions": ends}, 2, 1)
     mine = replace(state, covered=tuple(sorted((s, 0) for s in covered)))
     assert would_end(mine, 0, square) == reason
-    plain = replace(GAME.new({"preset": "addition"}, 2, 1), covered=mine.covered)
+    plain = replace(GAME.new(board, 2, 1), covered=mine.covered)
     assert would_end(plain, 0, square) in (None, "chain")
 
 
