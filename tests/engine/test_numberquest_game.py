@@ -78,7 +78,32 @@ def test_presets(preset, dice, ops, lo, hi, bank):
     variant = state.variant
     assert (variant.dice, variant.operations, variant.lo, variant.hi) == (dice, ops, lo, hi)
     assert state.options.pupils_bank is bank
-    assert len(state.dice) == dice and state.phase == "calculate" and state.current == 0
+    assert len(state.dice) == dice and state.phase == "calculate"
+    first_roll = state.events[0]
+    assert first_roll.kind == "first_roll" and state.current == first_roll.player
+
+
+def test_the_highest_die_starts_and_ties_roll_again():
+    from engine.numberquest.game import roll_for_first
+
+    seen_tie = False
+    for seed in range(60):
+        first, rounds, draws = roll_for_first(seed, 4)
+        assert draws == len(rounds) and (first, rounds) == roll_for_first(seed, 4)[:2]
+        for index, rolls in enumerate(rounds):
+            top = max(die for _, die in rolls)
+            leaders = [player for player, die in rolls if die == top]
+            if index + 1 < len(rounds):
+                seen_tie = True
+                assert len(leaders) > 1
+                assert [player for player, _ in rounds[index + 1]] == leaders
+            else:
+                assert leaders == [first]
+        state = GAME.new({"preset": "addition-3"}, 4, seed)
+        assert state.current == first and state.events[0].data["rounds"] == rounds
+    assert seen_tie
+    assert roll_for_first(5, 1) == (0, [], 0)
+    assert GAME.new({"preset": "addition-3"}, 1, 5).events[0].kind == "rolled"
 
 
 def test_custom_variants_are_checked():

@@ -373,3 +373,13 @@ def test_seat_late_pupils_seats_only_those_who_signed_in_after_the_start(
     assert "Seated: Inès D." in page
     seated = set(table.seats.exclude(pupil=None).values_list("pupil_id", flat=True))
     assert seated == {pupils[0].pk, pupils[2].pk}
+
+
+def test_the_tablet_shows_the_roll_for_who_starts_bots_included(start, pupil_client):
+    session, table = start(players=1, bot_level="greedy")
+    state = state_of(table)
+    first_roll = state.events[0]
+    assert first_roll.kind == "first_roll" and state.current == first_roll.player
+    assert {player for player, _ in first_roll.data["rounds"][0]} == {0, 1}  # the bot rolled
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert "Who starts?" in page and " starts." in page
