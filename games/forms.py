@@ -33,6 +33,13 @@ BANK_CHOICES = [
 ]
 
 
+END_CHOICES = [
+    ("each_colour", _("A player covers one square of each colour")),
+    ("colour_full", _("One colour of the board is full")),
+    ("board_full", _("The whole board is covered")),
+]
+
+
 GAME_CHOICES = [
     ("numberquest", _("Number Quest: make numbers from dice, cover the board")),
     ("ultimes", _("The track of ultimate numbers: a race to 99 with primes and powers")),
@@ -107,6 +114,13 @@ class SessionForm(forms.Form):
         help_text=_("Leave empty to play until the chain joins the two ends of the board."),
     )
 
+    end_conditions = forms.MultipleChoiceField(
+        label=_("The game also ends when"),
+        choices=END_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+
     def __init__(self, *args, pupils=(), signed_in=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.pupils = list(pupils)
@@ -173,4 +187,6 @@ class SessionForm(forms.Form):
             options["pupils_bank"] = data["pupils_bank"] == "on"
         if data.get("time_limit_minutes"):
             options["time_limit_minutes"] = data["time_limit_minutes"]
+        if data.get("end_conditions"):
+            options["end_conditions"] = list(data["end_conditions"])
         return options

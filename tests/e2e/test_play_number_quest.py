@@ -22,7 +22,9 @@ def addition_table(classroom, teacher, pupils):
     lea, noah = pupils[0], pupils[1]
     for seed in range(200):
         session = services.start_session(
-            classroom, teacher, game="numberquest", options={"preset": "addition"},
+            # The board 4..24 (the addition preset before RULES 0.2): room for a long chain.
+            classroom, teacher, game="numberquest",
+            options={"preset": "addition", "lo": 4, "hi": 24},
             pupils=[lea, noah], table_size=2, seating={lea.pk: 1, noah.pk: 1}, seed=seed,
         )
         table = session.tables.get()

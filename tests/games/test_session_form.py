@@ -94,3 +94,17 @@ def test_a_board_the_dice_cannot_finish_is_refused_with_the_reason(
     assert "No roll of 2 dice can make 60" in duration_line(teacher_client, classroom, **impossible)
     response = start(teacher_client, classroom, game="numberquest", **impossible)
     assert response.status_code == 200 and not GameSession.objects.exists()
+
+
+def test_the_alternative_ends_of_the_rules_reach_the_tables(teacher_client, classroom, pupils):
+    response = start(
+        teacher_client, classroom, game="numberquest", preset="addition-3",
+        end_conditions=["colour_full", "board_full"], time_limit_minutes=30,
+    )
+    assert response.status_code == 302
+    session = GameSession.objects.get()
+    assert session.options["end_conditions"] == ["colour_full", "board_full"]
+    for table in session.tables.all():
+        options = table.state["options"]
+        assert options["end_conditions"] == ["colour_full", "board_full"]
+        assert options["time_limit_minutes"] == 30
