@@ -168,6 +168,7 @@ PHASES = ("dice", "sum", "reach", "send", "over")
 OPTION_DEFAULTS: dict[str, bool] = {
     "second_chance": False,
     "mark_ultimates": False,
+    "mark_elevated": False,  # with mark_ultimates: the powers' squares too
     "jump_97_resets": False,
     "passed_97_back": False,
 }
@@ -192,6 +193,7 @@ class UltimesState:
     opening: tuple[tuple[tuple[int, int], ...], ...] = ()
     second_chance: bool = False
     mark_ultimates: bool = False
+    mark_elevated: bool = False
     jump_97_resets: bool = False
     passed_97_back: bool = False
 
@@ -231,7 +233,8 @@ class UltimesState:
             retrying=data["retrying"],
             winner=data["winner"],
             opening=tuple(tuple((p, d) for p, d in rnd) for rnd in data["opening"]),
-            **{k: bool(data["options"][k]) for k in OPTION_DEFAULTS},
+            # .get: a state saved before an option existed plays without it.
+            **{k: bool(data["options"].get(k, v)) for k, v in OPTION_DEFAULTS.items()},
         )
 
     @property
@@ -452,6 +455,7 @@ class Ultimes:
             "turns": list(state.turns),
             "winner": state.winner,
             "mark_ultimates": state.mark_ultimates,
+            "mark_elevated": state.mark_ultimates and state.mark_elevated,
             "options": state.options,
             "opening": [[list(pair) for pair in rnd] for rnd in state.opening],
             "track": track,

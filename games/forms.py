@@ -40,6 +40,15 @@ END_CHOICES = [
 ]
 
 
+# RULES.md 0.3: marked squares make the race easier; unmarked, knowing the
+# primes and their powers is the pupil's part.
+TRACK_MARKS = [
+    ("", _("Nothing marked")),
+    ("ultimate", _("Ultimate numbers marked")),
+    ("elevated", _("Ultimate numbers and their powers marked")),
+]
+
+
 GAME_CHOICES = [
     ("numberquest", _("Number Quest: make numbers from dice, cover the board")),
     ("ultimes", _("The track of ultimate numbers: a race to 99 with primes and powers")),
@@ -95,8 +104,11 @@ class SessionForm(forms.Form):
     )
     turn_seconds = forms.ChoiceField(label=_("Time per turn"), choices=TURN_CHOICES, required=False)
     pupils_bank = forms.ChoiceField(label=_("Bank"), choices=BANK_CHOICES, required=False)
-    mark_ultimates = forms.BooleanField(
-        label=_("Mark the special squares (ultimate numbers and their powers) on the track"),
+    track_marks = forms.ChoiceField(
+        label=_("On the track"),
+        choices=TRACK_MARKS,
+        initial="",
+        widget=forms.RadioSelect,
         required=False,
     )
     nmbr9_mode = forms.ChoiceField(
@@ -166,7 +178,8 @@ class SessionForm(forms.Form):
         if data["game"] == "ultimes":
             return {
                 "second_chance": bool(data.get("second_chance")),
-                "mark_ultimates": bool(data.get("mark_ultimates")),
+                "mark_ultimates": bool(data.get("track_marks")),
+                "mark_elevated": data.get("track_marks") == "elevated",
             }
         if data["game"] == "nmbr9":
             return {"second_chance": bool(data.get("second_chance"))}

@@ -20,9 +20,6 @@ LOG_MOVES = 8  # the last moves read for the table's log
 LOG_LINES = 6
 # A pawn this close to 99 may go past it: the page reminds how to count back.
 BOUNCE_ZONE = FINISH - 12
-# The option that marks ultimate squares marks the elevated ones too: on an
-# unmarked track knowing both is the pupil's part (the primes/powers attempts).
-MARK_ELEVATED_WITH_ULTIMATES = True
 
 
 def _who(names: dict[int, str], player: Any) -> str:
@@ -35,6 +32,7 @@ def track_html(
     """The track's SVG, drawn once for what it shows (the pawns, the phase, the
     names, whether its squares are buttons)."""
     marks = bool(view.get("mark_ultimates"))
+    marks_elevated = bool(view.get("mark_elevated"))
 
     def draw() -> str:
         track = tracks.track(
@@ -42,7 +40,7 @@ def track_html(
             names=names,
             tappable=tappable,
             mark_ultimates=marks,
-            mark_elevated=marks and MARK_ELEVATED_WITH_ULTIMATES,
+            mark_elevated=marks_elevated,
         )
         return render_to_string(
             "games/ultimes/_track.html",
@@ -63,6 +61,7 @@ def track_html(
         view.get("reached"),
         view.get("winner"),
         marks,
+        marks_elevated,
         tuple(sorted(names.items())),
         tappable and table.pk,  # a track of buttons posts to its own table
     )
@@ -203,6 +202,7 @@ class UltimesPresenter(Presenter):
             "winner_name": names.get(state.winner, "") if over else "",
             "you_won": over and state.winner == player,
             "marks": marks,
+            "marks_elevated": marks and state.mark_elevated,
             "phase_text": _phase_text(phase, names.get(turn, ""), state.retrying),
         }
 

@@ -21,13 +21,22 @@ def test_the_form_offers_the_three_games(teacher_client, classroom, pupils):
         assert f'value="{game}"' in page
 
 
-def test_a_race_to_99_with_the_ultimate_squares_marked(teacher_client, classroom, pupils):
-    response = start(teacher_client, classroom, game="ultimes", mark_ultimates="on")
+@pytest.mark.parametrize(
+    "marks, ultimates, elevated",
+    [("", False, False), ("ultimate", True, False), ("elevated", True, True)],
+)
+def test_a_race_to_99_with_the_chosen_squares_marked(
+    teacher_client, classroom, pupils, marks, ultimates, elevated
+):
+    response = start(teacher_client, classroom, game="ultimes", track_marks=marks)
     session = GameSession.objects.get()
     assert response.status_code == 302
     assert session.game == "ultimes"
-    assert session.options == {"second_chance": False, "mark_ultimates": True}
-    assert all(t.state["options"]["mark_ultimates"] for t in session.tables.all())
+    assert session.options == {
+        "second_chance": False, "mark_ultimates": ultimates, "mark_elevated": elevated
+    }
+    for table in session.tables.all():
+        assert table.state["options"]["mark_elevated"] is elevated
 
 
 def test_nmbr9_at_tables_of_two(teacher_client, classroom, pupils):

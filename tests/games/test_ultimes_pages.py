@@ -287,15 +287,26 @@ def test_landing_on_99_shows_the_winner(start, pupil_client, client, pupils):
     assert Move.objects.count() == 2
 
 
+ULTIMATE_LEGEND = "Ultimate number: jump on to the next one."
+ELEVATED_LEGEND = "A power of an ultimate number: back to that number."
+
+
 def test_marked_ultimates_show_stars_and_sources_unmarked_do_not(start, pupil_client):
-    session, table = start(options={"second_chance": False, "mark_ultimates": True})
+    both = {"second_chance": False, "mark_ultimates": True, "mark_elevated": True}
+    session, table = start(options=both)
     page = page_of(pupil_client, table).content.decode()
     assert page.count('class="sq ultimate') == 27  # 0, 1 and the primes
     assert page.count('class="sq elevated') == 10
     assert "↩2" in page and "↩0" in page
+    assert ULTIMATE_LEGEND in page and ELEVATED_LEGEND in page
+    session, table = start(options={"second_chance": False, "mark_ultimates": True})
+    page = page_of(pupil_client, table).content.decode()
+    assert page.count('class="sq ultimate') == 27 and 'class="sq elevated' not in page
+    assert ULTIMATE_LEGEND in page and ELEVATED_LEGEND not in page  # the legend: only what is shown
     session, table = start(options={"second_chance": False, "mark_ultimates": False})
     page = page_of(pupil_client, table).content.decode()
     assert 'class="sq ultimate' not in page and "↩2" not in page
+    assert ULTIMATE_LEGEND not in page and ELEVATED_LEGEND not in page
 
 
 def test_the_shared_tablet_asks_to_pass_the_tablet(start, pupil_client):
