@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Prefetch, Subquery
+from django.db.models import F, Prefetch, Subquery
 from django.utils import timezone
 
 from classroom.models import Attempt, Opportunity, Pupil
@@ -155,6 +155,7 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             seat.pupil = late.pop(0)
             seat.bot_level = ""
             seat.save(update_fields=["pupil", "bot_level"])
+            Table.objects.filter(pk=seat.table_id).update(seating=F("seating") + 1)
             touched.append(seat.table)
         if late:
             rng = random.Random()

@@ -383,3 +383,21 @@ def test_the_tablet_shows_the_roll_for_who_starts_bots_included(start, pupil_cli
     assert {player for player, _ in first_roll.data["rounds"][0]} == {0, 1}  # the bot rolled
     page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
     assert "Who starts?" in page and " starts." in page
+
+
+def test_a_pupil_seated_late_reaches_every_tablet_at_the_next_poll(
+    start, client, pupils, django_capture_on_commit_callbacks
+):
+    from games import services
+    from games.live import stamp
+
+    session, table = start(players=1, bot_level="greedy")
+    seen = stamp(table)
+    assert poll(client, table, seen).status_code == 204
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_late_pupils(session, [pupils[2]])
+    table.refresh_from_db()
+    assert stamp(table) != seen  # no move was made: only the seating changed
+    response = poll(client, table, seen)
+    assert response.status_code == 200 and "Inès" in response.content.decode()
+    assert poll(client, table, stamp(table)).status_code == 204
