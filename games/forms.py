@@ -12,8 +12,9 @@ from engine.numberquest.variants import PRESETS, validate_variant
 from .models import GameSession
 
 PRESET_LABELS = {
-    "addition": _("Addition: 4 dice, + only, squares 4 to 24"),
-    "plus-minus": _("Plus and minus: 4 dice, + and −, squares 1 to 24"),
+    "addition-3": _("First additions: 3 dice, + only, squares 6 to 15"),
+    "addition": _("Addition: 4 dice, + only, squares 9 to 19"),
+    "plus-minus": _("Plus and minus: 4 dice, + and −, squares 1 to 18"),
     "three-dice": _("Three dice: + − × ÷, squares 1 to 42"),
     "classic": _("Classic: 4 dice, + − × ÷, squares 1 to 100"),
     "custom": _("My own variant (below)"),
@@ -30,6 +31,13 @@ BANK_CHOICES = [
     ("", _("As the variant says")),
     ("on", _("Pupils type their new balance")),
     ("off", _("Numbo keeps the bank")),
+]
+
+
+END_CHOICES = [
+    ("each_colour", _("A player covers one square of each colour")),
+    ("colour_full", _("One colour of the board is full")),
+    ("board_full", _("The whole board is covered")),
 ]
 
 
@@ -117,6 +125,13 @@ class SessionForm(forms.Form):
         help_text=_("Leave empty to play until the chain joins the two ends of the board."),
     )
 
+    end_conditions = forms.MultipleChoiceField(
+        label=_("The game also ends when"),
+        choices=END_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+
     def __init__(self, *args, pupils=(), signed_in=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.pupils = roster.label_each(pupils)
@@ -184,4 +199,6 @@ class SessionForm(forms.Form):
             options["pupils_bank"] = data["pupils_bank"] == "on"
         if data.get("time_limit_minutes"):
             options["time_limit_minutes"] = data["time_limit_minutes"]
+        if data.get("end_conditions"):
+            options["end_conditions"] = list(data["end_conditions"])
         return options

@@ -57,10 +57,13 @@ def _decode(raw: bytes | str | None) -> Token | None:
 
 def stamp(table) -> str:
     """What a tablet's copy of a table is compared with: its version and whether
-    the session is playing, paused or over (a pause must reach every tablet too)
-    and, in a whole-class game, how many cards the teacher has turned."""
+    the session is playing, paused or over (a pause must reach every tablet too),
+    the seating (a pupil seated late appears on every tablet of the table) and,
+    in a whole-class game, how many cards the teacher has turned."""
     session = table.session
     base = f"{table.version}{session.status[0]}"
+    if table.seating:
+        base += f"s{table.seating}"
     return f"{base}c{session.cards_shown}" if session.whole_class else base
 
 

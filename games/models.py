@@ -63,6 +63,9 @@ class Table(models.Model):
     turn_started_at = models.DateTimeField()
     updated_at = models.DateTimeField(auto_now=True)
     finished = models.BooleanField(default=False)
+    # Counts the changes of who sits where (a late pupil, a seat changed): a
+    # move bumps `version`, but a seating change must reach the tablets too.
+    seating = models.PositiveIntegerField(default=0)
 
     class Meta:
         verbose_name = _("table")

@@ -58,6 +58,8 @@ def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
     kind = event.get("kind")
     data = event.get("data") or {}
     who = names.get(event.get("player"), "")
+    if kind == "first_roll":
+        return _first_roll_text(data.get("rounds") or [], names, who)
     if kind == "rolled":
         return _("%(who)s rolled %(dice)s.") % {
             "who": who,
@@ -110,3 +112,15 @@ def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
     if kind == "game_over":
         return _("The game is over!")
     return ""
+
+
+def _first_roll_text(rounds: list, names: dict[int, str], first: str) -> str:
+    """Who starts: every round of the roll (ties roll again), then the winner."""
+    shown = [
+        ", ".join(f"{names.get(player, player)} {die}" for player, die in rolls)
+        for rolls in rounds
+    ]
+    return _("Who starts? %(rolls)s: %(who)s starts.") % {
+        "rolls": _("; again: ").join(shown),
+        "who": first,
+    }

@@ -20,7 +20,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Prefetch, Subquery
+from django.db.models import F, Prefetch, Subquery
 from django.utils import timezone
 
 from classroom.models import Attempt, Opportunity, Pupil
@@ -163,6 +163,7 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             seat.pupil = late.pop(0)
             seat.bot_level = ""
             seat.save(update_fields=["pupil", "bot_level"])
+            Table.objects.filter(pk=seat.table_id).update(seating=F("seating") + 1)
             touched.append(seat.table)
         if late:
             rng = random.Random()

@@ -219,7 +219,8 @@ def _done(state: State, events: list[Event], attempts: list[Attempt] | tuple = (
 
 
 def new(options: dict[str, Any] | None, players: int, seed: int) -> State:
-    """A fresh game: player 0 has rolled and is calculating."""
+    """A fresh game: the players have rolled for who starts, and the first
+    player has rolled the game's dice and is calculating."""
     variant, play = resolve(options)
     if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= MAX_PLAYERS:
         raise IllegalMove(
@@ -250,9 +251,28 @@ def new(options: dict[str, Any] | None, players: int, seed: int) -> State:
         deadline=play.turn_seconds,
         events=(),
     )
+    first, rounds, draws = roll_for_first(seed, players)
     events: list[Event] = []
-    state = _start_turn(state, 0, 1, events)
+    if rounds:
+        events.append(_event("first_roll", first, rounds=rounds))
+    state = _start_turn(replace(state, draws=draws), first, 1, events)
     return replace(state, events=tuple(events))
+
+
+def roll_for_first(seed: int, players: int) -> tuple[int, list[list[list[int]]], int]:
+    """Who starts (RULES.md 0.2, seed 1.5): everyone rolls one die, the highest
+    starts, tied players roll again. Returns the first player, the rounds as
+    [[player, die], ...] lists, and the draws used (the dice of the game
+    follow on from them, so the whole game still comes from the seed)."""
+    if players < 2:
+        return 0, [], 0
+    contenders, rounds, draws = list(range(players)), [], 0
+    while len(contenders) > 1:
+        dice, draws = Dice.roll(seed, draws, len(contenders), 6)
+        rolls = [[player, die] for player, die in zip(contenders, dice, strict=True)]
+        rounds.append(rolls)
+        contenders = [player for player, die in rolls if die == max(dice)]
+    return contenders[0], rounds, draws
 
 
 def _replay(dice: tuple[int, ...], steps: tuple[Step, ...]) -> tuple[tuple[Number, str], ...]:

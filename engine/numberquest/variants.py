@@ -1,16 +1,17 @@
-"""Number Quest variants (RULES.md 0.2): the four presets, custom boards, and
+"""Number Quest variants (RULES.md 0.2): the five presets, custom boards, and
 the table options a teacher may set."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
 from engine.arithmetic import normalise_operations, reachable_frozen
 from engine.core import IllegalMove
 from engine.numberquest.board import FIRST, LAST, region_connects
+from engine.numberquest.duration import DEFAULT_GAMES, turns_to_end
 
 
 @dataclass(frozen=True)
@@ -30,15 +31,25 @@ class Variant:
         return range(self.lo, self.hi + 1)
 
 
+# RULES.md 0.2: the young boards end on squares the dice make often, so a game
+# ends within a lesson (the seed's 1..24 hardly ever ends).
 PRESETS: dict[str, Variant] = {
-    "addition": Variant("addition", 4, "+", 4, 24),
-    "plus-minus": Variant("plus-minus", 4, "+-", 1, 24),
+    "addition-3": Variant("addition-3", 3, "+", 6, 15),
+    "addition": Variant("addition", 4, "+", 9, 19),
+    "plus-minus": Variant("plus-minus", 4, "+-", 1, 18),
     "three-dice": Variant("three-dice", 3, "+-*/", 1, 42),
     "classic": Variant("classic", 4, "+-*/", 1, 100),
 }
 # RULES.md 0.2: the pupil types the new balance in the harder presets only.
 BANK_BY_DEFAULT = frozenset({"three-dice", "classic"})
 END_CONDITIONS = ("each_colour", "colour_full", "board_full")
+
+
+# The boards of the presets before RULES 0.2, for sessions saved with them.
+OLD_PRESETS: dict[str, Variant] = {
+    "addition": Variant("addition", 4, "+", 4, 24),
+    "plus-minus": Variant("plus-minus", 4, "+-", 1, 24),
+}
 
 
 @dataclass(frozen=True)
@@ -214,3 +225,29 @@ def resolve(options: dict[str, Any] | None) -> tuple[Variant, Options]:
         end_bonus=_whole(options, "end_bonus", 0, 10_000) or 0,
     )
     return variant, play
+
+
+def expected_turns(
+    variant: Variant, games: int = DEFAULT_GAMES, seed: int = 0
+) -> tuple[int, int]:
+    """(median, 90th percentile) of table turns to the end of ``variant``,
+    simulated as RULES.md 0.2 says. Cached: the presets are simulated once per
+    process, and a teacher trying custom boards back and forth pays once each."""
+    return _expected_turns(variant.dice, variant.operations, variant.lo, variant.hi, games, seed)
+
+
+@lru_cache(maxsize=128)
+def _expected_turns(
+    dice: int, operations: str, lo: int, hi: int, games: int, seed: int
+) -> tuple[int, int]:
+    return turns_to_end(dice, operations, lo, hi, games=games, seed=seed)
+
+
+def pinned_old_preset(options: dict[str, Any]) -> dict[str, Any]:
+    """Options saved with a preset whose board RULES 0.2 changed, made to keep
+    their old board (the game a class already plays must not change under it):
+    the old shape is written out, as a custom variant would be."""
+    old = OLD_PRESETS.get(options.get("preset"))
+    if old is None or any(key in options for key in ("dice", "operations", "lo", "hi")):
+        return options
+    return {**options, "dice": old.dice, "operations": old.operations, "lo": old.lo, "hi": old.hi}

@@ -16,6 +16,7 @@ from classroom.views.access import own_classroom, teacher_required
 from engine.core import IllegalMove
 
 from .. import live, services
+from ..duration import duration_of, form_values
 from ..forms import SessionForm
 from ..models import GameSession, Table
 from ..presenters import presenter
@@ -36,6 +37,10 @@ def session_new(request, pk: int):
     classroom = own_classroom(request, pk)
     pupils = list(classroom.pupils.all())
     signed_in = {p.pk for p in pupils if p.signed_in_at}
+    if request.htmx and request.GET.get("duration"):
+        # The teacher changed the variant: only the line saying how long it lasts.
+        duration = duration_of(form_values(request.GET))
+        return render(request, "games/_duration.html", {"duration": duration})
     form = SessionForm(request.POST or None, pupils=pupils, signed_in=signed_in)
     if request.method == "POST" and form.is_valid():
         try:
@@ -61,7 +66,14 @@ def session_new(request, pk: int):
     return render(
         request,
         "games/session_new.html",
-        {"classroom": classroom, "form": form, "signed_in": len(signed_in)},
+        {
+            "classroom": classroom,
+            "form": form,
+            "signed_in": len(signed_in),
+            "duration": duration_of(
+                form_values(request.POST) if form.is_bound else {"preset": form["preset"].value()}
+            ),
+        },
     )
 
 

@@ -66,6 +66,8 @@ def nearly_finished(table) -> tuple[int, int]:
     second's does. Returns (first player's number, second player's number)."""
     engine = get_game("numberquest")
     state = engine.from_json(table.state)
+    if state.current != 0:
+        raise ValueError("the roll for who starts did not pick the first player")
     first = sum(state.dice)
     after = state
     for _ in range(len(state.dice) - 1):

@@ -22,7 +22,9 @@ def addition_table(classroom, teacher, pupils):
     lea, noah = pupils[0], pupils[1]
     for seed in range(200):
         session = services.start_session(
-            classroom, teacher, game="numberquest", options={"preset": "addition"},
+            # The board 4..24 (the addition preset before RULES 0.2): room for a long chain.
+            classroom, teacher, game="numberquest",
+            options={"preset": "addition", "lo": 4, "hi": 24},
             pupils=[lea, noah], table_size=2, seating={lea.pk: 1, noah.pk: 1}, seed=seed,
         )
         table = session.tables.get()
@@ -46,52 +48,77 @@ def tablet(browser, browser_context_args, live_server, classroom, pupil):
     return page
 
 
-def test_two_pupils_play_an_addition_game_to_the_end(
-    live_server, browser, browser_context_args, classroom, pupils, teacher, addition_table
-):
-    table, first, second = addition_table
-    lea = tablet(browser, browser_context_args, live_server, classroom, pupils[0])
-    noah = tablet(browser, browser_context_args, live_server, classroom, pupils[1])
-    lea.get_by_role("link", name="Play at table 1").click()
-    noah.get_by_role("link", name="Play at table 1").click()
-    expect(lea.get_by_test_id("status")).to_contain_text("Your turn!")
-    expect(noah.get_by_test_id("status")).to_contain_text("Léa M. is playing.")
+# A first-additions game (3 dice, +, squares 6..15) whose roll for who starts
+# picks Noah, with a roll no square fits on the way: 6 table turns to the winner.
+WHOLE_GAME_SEED = 234
 
-    # The teacher watches the live view on a third screen.
-    teacher_context = browser.new_context(**browser_context_args)
-    teacher_page = teacher_context.new_page()
-    teacher_context.add_cookies([])
-    teacher_page.goto(live_server.url + "/accounts/login/")
-    teacher_page.get_by_label("Email address").fill(teacher.email)
-    teacher_page.get_by_label("Password").fill("correct-horse-42")
-    teacher_page.get_by_role("button", name="Sign in").click()
-    teacher_page.goto(live_server.url + f"/sessions/{table.session_id}/")
 
-    for _ in range(3):
-        add_first_two(lea)
-        expect(lea.locator(".feedback").first).to_contain_text("Right:")
-    expect(lea.locator(".prompt")).to_contain_text(f"Tap the square {first}")
-    # A double tap on the square: one token, one move.
-    lea.locator(f"[data-square='{first}']").dblclick()
-    expect(lea.get_by_test_id("status")).to_contain_text("Noah B. is playing.")
-    assert Move.objects.filter(table=table, move__type="place").count() == 1
-
-    # Noah's tablet sees Léa's move within 2 s of polling, and so does the teacher.
-    expect(noah.get_by_test_id("status")).to_contain_text("Your turn!", timeout=5000)
-    expect(noah.get_by_test_id("money-0")).not_to_have_text("0")
-    expect(teacher_page.get_by_test_id("live-table-1")).to_contain_text(
-        f"Léa M. made {first}", timeout=5000
+@pytest.fixture
+def first_additions_table(classroom, teacher, pupils):
+    lea, noah = pupils[0], pupils[1]
+    session = services.start_session(
+        classroom, teacher, game="numberquest", options={"preset": "addition-3"},
+        pupils=[lea, noah], table_size=2, seating={lea.pk: 1, noah.pk: 1}, seed=1,
     )
+    table = session.tables.get()
+    table.seats.filter(pupil=lea).update(player=9)
+    table.seats.filter(pupil=noah).update(player=1)
+    table.seats.filter(pupil=lea).update(player=0)
+    state = get_game("numberquest").new(session.options, 2, WHOLE_GAME_SEED)
+    table.seed, table.state = WHOLE_GAME_SEED, state.to_json()
+    table.save(update_fields=["seed", "state"])
+    live.bump(table.pk)
+    return table
 
-    for _ in range(3):
-        add_first_two(noah)
-    noah.locator(f"[data-square='{second}']").click()
-    expect(noah.get_by_test_id("status")).to_contain_text("The game is over!")
-    expect(noah.locator(".player.winner")).to_have_count(1)
-    expect(noah.locator(".board .sq.chain").first).to_be_visible()
-    expect(lea.get_by_test_id("status")).to_contain_text("The game is over!", timeout=5000)
-    assert Attempt.objects.filter(pupil=pupils[0], skill="add", correct=True).count() >= 3
-    assert Attempt.objects.filter(pupil=pupils[1], skill="add", correct=True).count() >= 3
+
+def test_two_pupils_play_a_whole_first_additions_game_from_the_first_roll_to_the_winner(
+    live_server, browser, browser_context_args, classroom, pupils, first_additions_table
+):
+    table = first_additions_table
+    engine = get_game("numberquest")
+    tablets = {
+        player: tablet(browser, browser_context_args, live_server, classroom, pupil)
+        for player, pupil in enumerate(pupils[:2])
+    }
+    for page in tablets.values():
+        page.get_by_role("link", name="Play at table 1").click()
+        page.on("dialog", lambda dialog: dialog.accept())  # "Sure? You lose your turn..."
+        # The roll for who starts is on both tablets: Noah rolled higher.
+        expect(page.locator(".log")).to_contain_text(re.compile(r"Who starts\?.*Noah B\. starts"))
+    # The test follows the game on its own copy of the engine (reading the
+    # table while the server writes it would lock the test database).
+    state = engine.from_json(table.state)
+    turns = 0
+    while state.phase != "over":
+        turns += 1
+        player = state.current
+        page, other = tablets[player], tablets[1 - player]
+        # The other tablet learns whose turn it is by polling.
+        expect(page.get_by_test_id("status")).to_contain_text("Your turn!", timeout=5000)
+        expect(other.get_by_test_id("status")).to_contain_text("is playing", timeout=5000)
+        version = page.locator("#table").get_attribute("data-version")
+        total = sum(state.dice)
+        if state.variant.on_board(total) and state.owner(total) is None:
+            for _ in range(len(state.dice) - 1):
+                add_first_two(page)
+            expect(page.locator(".prompt")).to_contain_text(f"Tap the square {total}")
+            # A double tap on the square: one token, one move.
+            page.locator(f"[data-square='{total}']").dblclick()
+            state = engine.apply(state, player, {"type": "calculation", "text": "+".join(
+                str(die) for die in state.dice)}).state
+            state = engine.apply(state, player, {"type": "place", "square": total}).state
+        else:
+            page.get_by_role("button", name="I can't make a number").click()
+            state = engine.apply(state, player, {"type": "cant"}).state
+        expect(page.locator("#table")).not_to_have_attribute("data-version", version)
+    assert turns == 6 and state.ended == "chain"
+    for page in tablets.values():
+        expect(page.get_by_test_id("status")).to_contain_text("The game is over!", timeout=5000)
+        expect(page.locator(".player.winner")).to_have_count(1)
+        expect(page.locator(".board .sq.chain").first).to_be_visible()
+    assert Move.objects.filter(table=table, move__type="place").count() == 5
+    for pupil in pupils[:2]:
+        assert Attempt.objects.filter(pupil=pupil, skill="add", correct=True).count() >= 2
 
 
 def test_a_stale_tab_is_refreshed_not_broken(

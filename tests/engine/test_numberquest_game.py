@@ -66,8 +66,9 @@ def test_registry_serves_number_quest():
 @pytest.mark.parametrize(
     "preset, dice, ops, lo, hi, bank",
     [
-        ("addition", 4, "+", 4, 24, False),
-        ("plus-minus", 4, "+-", 1, 24, False),
+        ("addition-3", 3, "+", 6, 15, False),
+        ("addition", 4, "+", 9, 19, False),
+        ("plus-minus", 4, "+-", 1, 18, False),
         ("three-dice", 3, "+-*/", 1, 42, True),
         ("classic", 4, "+-*/", 1, 100, True),
     ],
@@ -77,7 +78,32 @@ def test_presets(preset, dice, ops, lo, hi, bank):
     variant = state.variant
     assert (variant.dice, variant.operations, variant.lo, variant.hi) == (dice, ops, lo, hi)
     assert state.options.pupils_bank is bank
-    assert len(state.dice) == dice and state.phase == "calculate" and state.current == 0
+    assert len(state.dice) == dice and state.phase == "calculate"
+    first_roll = state.events[0]
+    assert first_roll.kind == "first_roll" and state.current == first_roll.player
+
+
+def test_the_highest_die_starts_and_ties_roll_again():
+    from engine.numberquest.game import roll_for_first
+
+    seen_tie = False
+    for seed in range(60):
+        first, rounds, draws = roll_for_first(seed, 4)
+        assert draws == len(rounds) and (first, rounds) == roll_for_first(seed, 4)[:2]
+        for index, rolls in enumerate(rounds):
+            top = max(die for _, die in rolls)
+            leaders = [player for player, die in rolls if die == top]
+            if index + 1 < len(rounds):
+                seen_tie = True
+                assert len(leaders) > 1
+                assert [player for player, _ in rounds[index + 1]] == leaders
+            else:
+                assert leaders == [first]
+        state = GAME.new({"preset": "addition-3"}, 4, seed)
+        assert state.current == first and state.events[0].data["rounds"] == rounds
+    assert seen_tie
+    assert roll_for_first(5, 1) == (0, [], 0)
+    assert GAME.new({"preset": "addition-3"}, 1, 5).events[0].kind == "rolled"
 
 
 def test_custom_variants_are_checked():
@@ -362,10 +388,12 @@ def test_only_board_squares_count_for_the_chain():
 def test_optional_ends(ends, covered, square, reason):
     from engine.numberquest.game import would_end
 
-    state = GAME.new({"preset": "addition", "end_conditions": ends}, 2, 1)
+    # The board of 4..24 (the addition preset before RULES 0.2) spans two colours.
+    board = {"preset": "addition", "lo": 4, "hi": 24}
+    state = GAME.new({**board, "end_conditions": ends}, 2, 1)
     mine = replace(state, covered=tuple(sorted((s, 0) for s in covered)))
     assert would_end(mine, 0, square) == reason
-    plain = replace(GAME.new({"preset": "addition"}, 2, 1), covered=mine.covered)
+    plain = replace(GAME.new(board, 2, 1), covered=mine.covered)
     assert would_end(plain, 0, square) in (None, "chain")
 
 

@@ -428,3 +428,31 @@ def test_seat_late_pupils_seats_only_those_who_signed_in_after_the_start(
     assert "Seated: Inès D." in page
     seated = set(table.seats.exclude(pupil=None).values_list("pupil_id", flat=True))
     assert seated == {pupils[0].pk, pupils[2].pk}
+
+
+def test_the_tablet_shows_the_roll_for_who_starts_bots_included(start, pupil_client):
+    session, table = start(players=1, bot_level="greedy")
+    state = state_of(table)
+    first_roll = state.events[0]
+    assert first_roll.kind == "first_roll" and state.current == first_roll.player
+    assert {player for player, _ in first_roll.data["rounds"][0]} == {0, 1}  # the bot rolled
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert "Who starts?" in page and " starts." in page
+
+
+def test_a_pupil_seated_late_reaches_every_tablet_at_the_next_poll(
+    start, client, pupils, django_capture_on_commit_callbacks
+):
+    from games import services
+    from games.live import stamp
+
+    session, table = start(players=1, bot_level="greedy")
+    seen = stamp(table)
+    assert poll(client, table, seen).status_code == 204
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_late_pupils(session, [pupils[2]])
+    table.refresh_from_db()
+    assert stamp(table) != seen  # no move was made: only the seating changed
+    response = poll(client, table, seen)
+    assert response.status_code == 200 and "Inès" in response.content.decode()
+    assert poll(client, table, stamp(table)).status_code == 204

@@ -69,3 +69,52 @@ def test_an_unknown_game_is_refused_with_a_message(teacher_client, classroom, pu
     assert response.status_code == 200
     assert response.context["form"].errors["game"]
     assert not GameSession.objects.exists()
+
+
+def duration_line(teacher_client, classroom, **query):
+    url = reverse("games:session_new", args=[classroom.pk])
+    response = teacher_client.get(url, {"duration": "1", **query}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_form_says_how_long_the_chosen_preset_lasts(teacher_client, classroom, pupils):
+    page = teacher_client.get(reverse("games:session_new", args=[classroom.pk])).content.decode()
+    assert 'id="duration"' in page and "Usually about 1" in page  # classic: 110 turns or so
+    line = duration_line(teacher_client, classroom, preset="addition-3")
+    assert "<form" not in line and 'id="duration"' in line
+    assert "Usually about 2" in line and "minutes" in line and "Warning" not in line
+
+
+def test_a_custom_board_that_lasts_too_long_is_allowed_with_a_warning(
+    teacher_client, classroom, pupils
+):
+    seed_board = {"preset": "custom", "dice": 4, "lo": 1, "hi": 24, "operations": ["+", "-"]}
+    assert "Warning" in duration_line(teacher_client, classroom, **seed_board)
+    response = start(teacher_client, classroom, game="numberquest", **seed_board)
+    assert response.status_code == 302
+    session = GameSession.objects.get()
+    assert (session.options["lo"], session.options["hi"]) == (1, 24)
+
+
+def test_a_board_the_dice_cannot_finish_is_refused_with_the_reason(
+    teacher_client, classroom, pupils
+):
+    impossible = {"preset": "custom", "dice": 2, "lo": 2, "hi": 60, "operations": ["+"]}
+    assert "No roll of 2 dice can make 60" in duration_line(teacher_client, classroom, **impossible)
+    response = start(teacher_client, classroom, game="numberquest", **impossible)
+    assert response.status_code == 200 and not GameSession.objects.exists()
+
+
+def test_the_alternative_ends_of_the_rules_reach_the_tables(teacher_client, classroom, pupils):
+    response = start(
+        teacher_client, classroom, game="numberquest", preset="addition-3",
+        end_conditions=["colour_full", "board_full"], time_limit_minutes=30,
+    )
+    assert response.status_code == 302
+    session = GameSession.objects.get()
+    assert session.options["end_conditions"] == ["colour_full", "board_full"]
+    for table in session.tables.all():
+        options = table.state["options"]
+        assert options["end_conditions"] == ["colour_full", "board_full"]
+        assert options["time_limit_minutes"] == 30

@@ -1,0 +1,35 @@
+"""Sessions saved before RULES 0.2 changed the young boards keep their board."""
+
+import importlib
+
+import pytest
+from django.apps import apps
+
+from engine.numberquest.variants import resolve
+from games.models import GameSession
+from games.services import start_session
+
+pytestmark = pytest.mark.django_db
+
+migration = importlib.import_module("games.migrations.0003_pin_old_numberquest_presets")
+
+
+def test_the_migration_writes_the_old_board_into_old_sessions(classroom, teacher, pupils):
+    def start(options):
+        return start_session(
+            classroom, teacher, game="numberquest", options=options, pupils=pupils[:2],
+            table_size=2,
+        )
+
+    old = start({"preset": "addition", "turn_seconds": 30})
+    mine = start({"preset": "classic"})
+    migration.pin_old_boards(apps, None)
+    old.refresh_from_db()
+    mine.refresh_from_db()
+    assert old.options == {
+        "preset": "addition", "turn_seconds": 30, "dice": 4, "operations": "+", "lo": 4, "hi": 24
+    }
+    variant, _ = resolve(old.options)
+    assert (variant.lo, variant.hi) == (4, 24)
+    assert mine.options == {"preset": "classic"}
+    assert GameSession.objects.count() == 2
