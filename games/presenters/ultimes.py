@@ -58,7 +58,6 @@ def track_html(
         view.get("reached"),
         view.get("winner"),
         marks,
-        marks_elevated,
         tuple(sorted(names.items())),
         tappable and table.pk,  # a track of buttons posts to its own table
     )
