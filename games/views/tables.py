@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from classroom import roster
 
-from .. import live, watching
+from .. import live, services, watching
 from ..models import Table
 from ..presenters import presenter
 
@@ -105,6 +105,10 @@ def table_context(
         "note": note,
         "note_kind": note_kind,
         "poll_url": reverse("games:table_poll", args=[table.pk]) + "?t=" + token,
+        # A computer player or a clock will move next: the tablets keep polling
+        # every 2 s even while their push stream is live, so the move shows
+        # without a worker too (the embedded default, the browser tests).
+        "server_moves": services.due_at(table, state) is not None,
         "push_url": settings.PUSH_URL
         + reverse("games:table_events", args=[table.pk])
         + "?t="
