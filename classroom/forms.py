@@ -5,8 +5,10 @@ from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from . import roster
 from .models import Classroom, Pupil, Teacher
 from .pictures import AVATARS, PASSWORD_LENGTH, PASSWORD_PICTURES
+from .roster import NameRefused
 
 
 class SignUpForm(UserCreationForm):
@@ -83,11 +85,16 @@ class PupilForm(forms.ModelForm):
         model = Pupil
         fields = ("first_name", "initial", "avatar")
 
-    def clean_initial(self) -> str:
-        initial = self.cleaned_data["initial"].strip().upper()
-        if initial and not initial.isalpha():
-            raise forms.ValidationError(_("The initial is one letter."))
-        return initial
+    def clean(self) -> dict:
+        data = super().clean()
+        if "first_name" in data and "initial" in data:
+            try:
+                data["first_name"], data["initial"] = roster.clean_name(
+                    data["first_name"], data["initial"]
+                )
+            except NameRefused as refused:
+                self.add_error("first_name", str(refused))
+        return data
 
 
 class PicturePasswordForm(forms.Form):
