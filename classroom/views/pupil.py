@@ -108,11 +108,12 @@ def join_pupil(request, code: str, pupil_pk: int):
         if tap in PASSWORD_PICTURES:
             so_far = (so_far + [tap])[:PASSWORD_LENGTH]
         if len(so_far) == PASSWORD_LENGTH:
+            if not pupil.claim_sign_in_try():
+                return _locked(request, pupil)
             if so_far == pupil.password_pictures:
                 pupil.unlock()
                 pupil_auth.sign_in(request, pupil)
                 return redirect("classroom:pupil_home")
-            pupil.record_failed_sign_in()
             if pupil.is_locked:
                 return _locked(request, pupil)
             messages.error(request, _("Not quite. Try again!"))
