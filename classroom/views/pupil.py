@@ -9,7 +9,7 @@ import secrets
 
 from django.conf import settings
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -69,16 +69,26 @@ def join(request):
     return render(request, "classroom/join.html", {"form": form}, status=status)
 
 
+def _refuse_code(request):
+    """A wrong code, or a real code with a pupil not in it: counted, and answered
+    alike, so that a guesser cannot tell a real code by the answer."""
+    _record_wrong_code(request)
+    messages.error(request, _("No class has this code. Look at the board again."))
+    return redirect("classroom:join")
+
+
+def _too_many_codes(request):
+    messages.error(request, _("Too many wrong codes. Ask your teacher, then wait a little."))
+    return render(request, "classroom/join.html", {"form": ClassCodeForm()}, status=429)
+
+
 def join_class(request, code: str):
     """Step 2: tap your name."""
     if _code_tries_exhausted(request):
-        messages.error(request, _("Too many wrong codes. Ask your teacher, then wait a little."))
-        return redirect("classroom:join")
+        return _too_many_codes(request)
     classroom = _find_class(code)
     if classroom is None:
-        _record_wrong_code(request)
-        messages.error(request, _("No class has this code. Look at the board again."))
-        return redirect("classroom:join")
+        return _refuse_code(request)
     pupils = list(classroom.pupils.all())
     names = roster.labels(pupils)
     for pupil in pupils:
@@ -88,10 +98,12 @@ def join_class(request, code: str):
 
 def join_pupil(request, code: str, pupil_pk: int):
     """Step 3: tap your picture password, one picture per tap (no script needed)."""
+    if _code_tries_exhausted(request):
+        return _too_many_codes(request)
     classroom = _find_class(code)
-    if classroom is None:
-        return redirect("classroom:join")
-    pupil = get_object_or_404(classroom.pupils, pk=pupil_pk)
+    pupil = classroom.pupils.filter(pk=pupil_pk).first() if classroom else None
+    if pupil is None:
+        return _refuse_code(request)
     pupil.label = roster.labels(list(classroom.pupils.all()))[pupil.pk]
     if not classroom.uses_picture_passwords:
         if request.method == "POST":

@@ -107,4 +107,18 @@ def test_a_pupil_of_another_class_cannot_be_reached_through_this_code(
 
     other = Classroom.objects.create(teacher=other_teacher, name="Other")
     url = reverse("classroom:join_pupil", args=[other.code, pupils[0].pk])
-    assert client.get(url).status_code == 404
+    response = client.get(url)
+    assert (response.status_code, response.url) == (302, reverse("classroom:join"))
+
+
+def test_class_codes_cannot_be_guessed_through_a_pupils_page(client, classroom, pupils):
+    """A wrong code and a real code with a wrong pupil answer alike, are counted,
+    and guessing stops: 300 tries once got 300 redirects, a real code 200 or 404."""
+    wrong_code = reverse("classroom:join_pupil", args=["ZZZZZZ", pupils[0].pk])
+    wrong_pupil = reverse("classroom:join_pupil", args=[classroom.code, 999999])
+    first, second = client.get(wrong_code), client.get(wrong_pupil)
+    assert (first.status_code, first.url) == (second.status_code, second.url)
+    statuses = [client.get(wrong_code).status_code for _ in range(30)]
+    assert 429 in statuses
+    real = reverse("classroom:join_pupil", args=[classroom.code, pupils[0].pk])
+    assert client.get(real).status_code == 429  # the guesser learns nothing more
