@@ -5,8 +5,6 @@ Three taps, no typing beyond the class code (the QR code skips even that).
 
 from __future__ import annotations
 
-import secrets
-
 from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -14,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import pupil_auth, roster, throttle
+from .. import devices, pupil_auth, roster, throttle
 from ..codes import normalise_class_code
 from ..forms import ClassCodeForm
 from ..models import Classroom
@@ -22,30 +20,20 @@ from ..pictures import PASSWORD_LENGTH, PASSWORD_PICTURES
 from .access import pupil_required
 
 
-def _device(request) -> str:
-    device = request.session.get("numbo_device")
-    if not device:
-        device = secrets.token_urlsafe(12)
-        request.session["numbo_device"] = device
-    return device
-
-
-def _address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "unknown")
-
-
 def _code_tries_exhausted(request) -> bool:
     limits = settings.NUMBO
     return (
-        throttle.hits(f"code:device:{_device(request)}") >= limits["CLASS_CODE_TRIES_PER_DEVICE"]
-        or throttle.hits(f"code:addr:{_address(request)}") >= limits["CLASS_CODE_TRIES_PER_ADDRESS"]
+        throttle.hits(f"code:device:{devices.device_key(request)}")
+        >= limits["CLASS_CODE_TRIES_PER_DEVICE"]
+        or throttle.hits(f"code:addr:{devices.client_address(request)}")
+        >= limits["CLASS_CODE_TRIES_PER_ADDRESS"]
     )
 
 
 def _record_wrong_code(request) -> None:
     window = settings.NUMBO["CLASS_CODE_WINDOW_SECONDS"]
-    throttle.record(f"code:device:{_device(request)}", window)
-    throttle.record(f"code:addr:{_address(request)}", window)
+    throttle.record(f"code:device:{devices.device_key(request)}", window)
+    throttle.record(f"code:addr:{devices.client_address(request)}", window)
 
 
 def _find_class(code: str) -> Classroom | None:
