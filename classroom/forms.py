@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from . import roster
+from . import devices, roster, throttle
 from .models import Classroom, Pupil, Teacher
 from .pictures import AVATARS, PASSWORD_LENGTH, PASSWORD_PICTURES
 from .roster import NameRefused
@@ -117,3 +117,31 @@ class ClassCodeForm(forms.Form):
             attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
         ),
     )
+
+
+class TeacherSignInForm(AuthenticationForm):
+    """Django's sign-in, limited by account and by address: 30 wrong passwords
+    then the right one once signed in."""
+
+    def clean(self) -> dict:
+        limits = settings.NUMBO
+        email = (self.data.get("username") or "").strip().lower()
+        counted = {
+            f"sign-in:account:{email}": limits["TEACHER_SIGN_IN_TRIES_PER_ACCOUNT"],
+            f"sign-in:addr:{devices.client_address(self.request)}": limits[
+                "TEACHER_SIGN_IN_TRIES_PER_ADDRESS"
+            ],
+        }
+        window = limits["TEACHER_SIGN_IN_WINDOW_SECONDS"]
+        if any(throttle.hits(key) >= limit for key, limit in counted.items()):
+            raise forms.ValidationError(
+                _("Too many wrong passwords. Try again in %(minutes)d minutes.")
+                % {"minutes": -(-window // 60)},
+                code="throttled",
+            )
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            for key in counted:
+                throttle.record(key, window)
+            raise
