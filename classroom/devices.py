@@ -34,24 +34,32 @@ def client_address(request: HttpRequest) -> str:
     return forwarded[-proxies] if len(forwarded) >= proxies else remote
 
 
+def device_cookie(request: HttpRequest) -> str | None:
+    """The device's id from its signed cookie, None when absent or forged. Read
+    only when a view asks: the 2-second poll must not pay for a signature."""
+    if not hasattr(request, "_numbo_device"):
+        try:
+            request._numbo_device = request.get_signed_cookie(COOKIE, salt=SALT, max_age=MAX_AGE)
+        except (KeyError, signing.BadSignature):
+            request._numbo_device = None
+    return request._numbo_device
+
+
 def device_key(request: HttpRequest) -> str:
-    return f"{client_address(request)}|{getattr(request, 'numbo_device', None) or '-'}"
+    return f"{client_address(request)}|{device_cookie(request) or '-'}"
 
 
 class DeviceMiddleware:
-    """Reads the signed device cookie (request.numbo_device, None when absent or
-    forged) and gives a device without one a new cookie for next time."""
+    """Gives a device the views asked about, and that has no valid cookie, a new
+    one for next time."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        try:
-            request.numbo_device = request.get_signed_cookie(COOKIE, salt=SALT, max_age=MAX_AGE)
-        except (KeyError, signing.BadSignature):
-            request.numbo_device = None
         response = self.get_response(request)
-        if request.numbo_device is None and COOKIE not in response.cookies:
+        asked = request.__dict__.get("_numbo_device", "asked-not")
+        if asked is None and COOKIE not in response.cookies:
             response.set_signed_cookie(
                 COOKIE,
                 secrets.token_urlsafe(12),

@@ -42,6 +42,7 @@ def _find_class(code: str) -> Classroom | None:
 
 def join(request):
     """Step 1: the class code (typed here, or carried by the QR code's link)."""
+    devices.device_cookie(request)  # the code page gives a new tablet its device cookie
     form = ClassCodeForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
