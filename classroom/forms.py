@@ -2,11 +2,13 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from . import devices, roster, throttle
 from .models import Classroom, Pupil, Teacher
 from .pictures import AVATARS, PASSWORD_LENGTH, PASSWORD_PICTURES
+from .roster import NameRefused
 
 
 class SignUpForm(UserCreationForm):
@@ -83,11 +85,16 @@ class PupilForm(forms.ModelForm):
         model = Pupil
         fields = ("first_name", "initial", "avatar")
 
-    def clean_initial(self) -> str:
-        initial = self.cleaned_data["initial"].strip().upper()
-        if initial and not initial.isalpha():
-            raise forms.ValidationError(_("The initial is one letter."))
-        return initial
+    def clean(self) -> dict:
+        data = super().clean()
+        if "first_name" in data and "initial" in data:
+            try:
+                data["first_name"], data["initial"] = roster.clean_name(
+                    data["first_name"], data["initial"]
+                )
+            except NameRefused as refused:
+                self.add_error("first_name", str(refused))
+        return data
 
 
 class PicturePasswordForm(forms.Form):
@@ -110,3 +117,31 @@ class ClassCodeForm(forms.Form):
             attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
         ),
     )
+
+
+class TeacherSignInForm(AuthenticationForm):
+    """Django's sign-in, limited by account and by address: 30 wrong passwords
+    then the right one once signed in."""
+
+    def clean(self) -> dict:
+        limits = settings.NUMBO
+        email = (self.data.get("username") or "").strip().lower()
+        counted = {
+            f"sign-in:account:{email}": limits["TEACHER_SIGN_IN_TRIES_PER_ACCOUNT"],
+            f"sign-in:addr:{devices.client_address(self.request)}": limits[
+                "TEACHER_SIGN_IN_TRIES_PER_ADDRESS"
+            ],
+        }
+        window = limits["TEACHER_SIGN_IN_WINDOW_SECONDS"]
+        if any(throttle.hits(key) >= limit for key, limit in counted.items()):
+            raise forms.ValidationError(
+                _("Too many wrong passwords. Try again in %(minutes)d minutes.")
+                % {"minutes": -(-window // 60)},
+                code="throttled",
+            )
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            for key in counted:
+                throttle.record(key, window)
+            raise

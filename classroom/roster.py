@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -27,26 +28,48 @@ class RosterLine:
         return f"{self.first_name} {self.initial}." if self.initial else self.first_name
 
 
+class NameRefused(ValueError):
+    """A name that cannot be stored; the message says why, for the teacher."""
+
+
+def _capital(letter: str) -> str:
+    # 'ß'.upper() is 'SS': a capital that is two letters would overflow the
+    # one-letter initial and the 30-letter first name, so such a letter stays.
+    upper = letter.upper()
+    return upper if len(upper) == 1 else letter
+
+
+def clean_name(first: str, family: str = "") -> tuple[str, str]:
+    """(first name, initial) as stored, from what was typed or pasted.
+
+    Normalised first (NFKC: '²' is '2', 'ﬁ' is 'fi'; capitals), validated after,
+    so what is checked is what is saved. The one function for the paste and the
+    pupil form. Raises NameRefused."""
+    first = unicodedata.normalize("NFKC", first).strip(" .,;")
+    family = unicodedata.normalize("NFKC", family).strip(" .,;")
+    if not first:
+        raise NameRefused(_("A first name is needed."))
+    if not _NAME.match(first) or (family and not family[0].isalpha()):
+        raise NameRefused(_("Only letters: a first name, then a family name or initial."))
+    first_name = _capital(first[0]) + first[1:]
+    initial = _capital(family[0]) if family else ""
+    if len(first_name) > MAX_FIRST_NAME:
+        raise NameRefused(
+            _("A first name has at most %(max)d letters.") % {"max": MAX_FIRST_NAME}
+        )
+    return first_name, initial
+
+
 def parse_line(line_number: int, text: str) -> RosterLine:
     """'Léa Martin', 'Léa M.' and 'léa' all make a pupil; only the family name's
     first letter is kept."""
     words = text.replace("\t", " ").split()
     if not words:
         return RosterLine(line_number, text, error=_("This line is empty."))
-    first = words[0].strip(".,;")
-    rest = " ".join(words[1:]).strip(" .,;")
-    if len(first) > MAX_FIRST_NAME:
-        return RosterLine(
-            line_number,
-            text,
-            error=_("A first name has at most %(max)d letters.") % {"max": MAX_FIRST_NAME},
-        )
-    if not _NAME.match(first) or (rest and not rest[0].isalpha()):
-        return RosterLine(
-            line_number, text, error=_("Only letters: a first name, then a family name or initial.")
-        )
-    first_name = first[0].upper() + first[1:]
-    initial = rest[0].upper() if rest else ""
+    try:
+        first_name, initial = clean_name(words[0], " ".join(words[1:]))
+    except NameRefused as refused:
+        return RosterLine(line_number, text, error=str(refused))
     return RosterLine(line_number, text, first_name=first_name, initial=initial)
 
 

@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "classroom.middleware.PupilMiddleware",
+    "classroom.devices.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -231,4 +232,10 @@ NUMBO = {
     "CLASS_CODE_TRIES_PER_DEVICE": 10,
     "CLASS_CODE_TRIES_PER_ADDRESS": 200,
     "CLASS_CODE_WINDOW_SECONDS": 600,
+    "TEACHER_SIGN_IN_TRIES_PER_ACCOUNT": 10,
+    "TEACHER_SIGN_IN_TRIES_PER_ADDRESS": 50,
+    "TEACHER_SIGN_IN_WINDOW_SECONDS": 900,
+    # Reverse proxies in front of gunicorn that append X-Forwarded-For (0: none,
+    # REMOTE_ADDR is the client). Too high lets a client forge its address.
+    "TRUSTED_PROXIES": int(os.environ.get("NUMBO_TRUSTED_PROXIES", "0")),
 }

@@ -1,6 +1,8 @@
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
+from classroom.forms import TeacherSignInForm
 from classroom.views.accounts import home, sign_up
 
 from .health import healthz
@@ -12,6 +14,11 @@ urlpatterns = [
     path("", home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/sign-up/", sign_up, name="sign_up"),
+    path(
+        "accounts/login/",
+        LoginView.as_view(authentication_form=TeacherSignInForm),
+        name="login",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -5,16 +5,14 @@ Three taps, no typing beyond the class code (the QR code skips even that).
 
 from __future__ import annotations
 
-import secrets
-
 from django.conf import settings
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import pupil_auth, roster, throttle
+from .. import devices, pupil_auth, roster, throttle
 from ..codes import normalise_class_code
 from ..forms import ClassCodeForm
 from ..models import Classroom
@@ -22,30 +20,20 @@ from ..pictures import PASSWORD_LENGTH, PASSWORD_PICTURES
 from .access import pupil_required
 
 
-def _device(request) -> str:
-    device = request.session.get("numbo_device")
-    if not device:
-        device = secrets.token_urlsafe(12)
-        request.session["numbo_device"] = device
-    return device
-
-
-def _address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "unknown")
-
-
 def _code_tries_exhausted(request) -> bool:
     limits = settings.NUMBO
     return (
-        throttle.hits(f"code:device:{_device(request)}") >= limits["CLASS_CODE_TRIES_PER_DEVICE"]
-        or throttle.hits(f"code:addr:{_address(request)}") >= limits["CLASS_CODE_TRIES_PER_ADDRESS"]
+        throttle.hits(f"code:device:{devices.device_key(request)}")
+        >= limits["CLASS_CODE_TRIES_PER_DEVICE"]
+        or throttle.hits(f"code:addr:{devices.client_address(request)}")
+        >= limits["CLASS_CODE_TRIES_PER_ADDRESS"]
     )
 
 
 def _record_wrong_code(request) -> None:
     window = settings.NUMBO["CLASS_CODE_WINDOW_SECONDS"]
-    throttle.record(f"code:device:{_device(request)}", window)
-    throttle.record(f"code:addr:{_address(request)}", window)
+    throttle.record(f"code:device:{devices.device_key(request)}", window)
+    throttle.record(f"code:addr:{devices.client_address(request)}", window)
 
 
 def _find_class(code: str) -> Classroom | None:
@@ -54,6 +42,7 @@ def _find_class(code: str) -> Classroom | None:
 
 def join(request):
     """Step 1: the class code (typed here, or carried by the QR code's link)."""
+    devices.device_cookie(request)  # the code page gives a new tablet its device cookie
     form = ClassCodeForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -69,26 +58,38 @@ def join(request):
     return render(request, "classroom/join.html", {"form": form}, status=status)
 
 
+def _refuse_code(request):
+    """A wrong code, or a real code with a pupil not in it: counted, and answered
+    alike, so that a guesser cannot tell a real code by the answer."""
+    _record_wrong_code(request)
+    messages.error(request, _("No class has this code. Look at the board again."))
+    return redirect("classroom:join")
+
+
+def _too_many_codes(request):
+    messages.error(request, _("Too many wrong codes. Ask your teacher, then wait a little."))
+    return render(request, "classroom/join.html", {"form": ClassCodeForm()}, status=429)
+
+
 def join_class(request, code: str):
     """Step 2: tap your name."""
     if _code_tries_exhausted(request):
-        messages.error(request, _("Too many wrong codes. Ask your teacher, then wait a little."))
-        return redirect("classroom:join")
+        return _too_many_codes(request)
     classroom = _find_class(code)
     if classroom is None:
-        _record_wrong_code(request)
-        messages.error(request, _("No class has this code. Look at the board again."))
-        return redirect("classroom:join")
+        return _refuse_code(request)
     pupils = roster.label_each(classroom.pupils.all())
     return render(request, "classroom/join_class.html", {"classroom": classroom, "pupils": pupils})
 
 
 def join_pupil(request, code: str, pupil_pk: int):
     """Step 3: tap your picture password, one picture per tap (no script needed)."""
+    if _code_tries_exhausted(request):
+        return _too_many_codes(request)
     classroom = _find_class(code)
-    if classroom is None:
-        return redirect("classroom:join")
-    pupil = get_object_or_404(classroom.pupils, pk=pupil_pk)
+    pupil = classroom.pupils.filter(pk=pupil_pk).first() if classroom else None
+    if pupil is None:
+        return _refuse_code(request)
     roster.label_each([pupil])
     if not classroom.uses_picture_passwords:
         if request.method == "POST":
@@ -105,11 +106,12 @@ def join_pupil(request, code: str, pupil_pk: int):
         if tap in PASSWORD_PICTURES:
             so_far = (so_far + [tap])[:PASSWORD_LENGTH]
         if len(so_far) == PASSWORD_LENGTH:
+            if not pupil.claim_sign_in_try():
+                return _locked(request, pupil)
             if so_far == pupil.password_pictures:
                 pupil.unlock()
                 pupil_auth.sign_in(request, pupil)
                 return redirect("classroom:pupil_home")
-            pupil.record_failed_sign_in()
             if pupil.is_locked:
                 return _locked(request, pupil)
             messages.error(request, _("Not quite. Try again!"))

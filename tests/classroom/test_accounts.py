@@ -69,3 +69,24 @@ def test_admin_is_for_staff_only(client, teacher):
     teacher.is_staff = teacher.is_superuser = True
     teacher.save()
     assert client.get("/admin/classroom/pupil/").status_code == 200
+
+
+def test_teacher_sign_in_stops_after_too_many_wrong_passwords(client, teacher, settings):
+    """30 wrong passwords, then the right one, once signed in."""
+    url = reverse("login")
+    for _ in range(settings.NUMBO["TEACHER_SIGN_IN_TRIES_PER_ACCOUNT"]):
+        client.post(url, {"username": teacher.email, "password": "wrong-guess"})
+    response = client.post(url, {"username": teacher.email, "password": "correct-horse-42"})
+    assert response.status_code == 200
+    assert "Try again in 15 minutes" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_teacher_sign_in_is_limited_by_address_too(client, teacher, other_teacher, settings):
+    settings.NUMBO = {**settings.NUMBO, "TEACHER_SIGN_IN_TRIES_PER_ADDRESS": 3}
+    url = reverse("login")
+    for n in range(3):
+        client.post(url, {"username": f"guess{n}@school.test", "password": "wrong-guess"})
+    response = client.post(url, {"username": teacher.email, "password": "correct-horse-42"})
+    assert "_auth_user_id" not in client.session
+    assert "Try again in" in response.content.decode()

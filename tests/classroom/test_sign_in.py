@@ -70,6 +70,7 @@ def test_class_without_picture_passwords_signs_in_with_one_tap(client, classroom
 
 
 def test_wrong_class_codes_are_rate_limited_per_device(client, classroom):
+    client.get(reverse("classroom:join"))  # the page gives the tablet its device cookie
     for _ in range(10):
         response = client.post(reverse("classroom:join"), {"code": "ZZZZZZ"})
         assert response.status_code == 200
@@ -107,4 +108,46 @@ def test_a_pupil_of_another_class_cannot_be_reached_through_this_code(
 
     other = Classroom.objects.create(teacher=other_teacher, name="Other")
     url = reverse("classroom:join_pupil", args=[other.code, pupils[0].pk])
-    assert client.get(url).status_code == 404
+    response = client.get(url)
+    assert (response.status_code, response.url) == (302, reverse("classroom:join"))
+
+
+def test_class_codes_cannot_be_guessed_through_a_pupils_page(client, classroom, pupils):
+    """A wrong code and a real code with a wrong pupil answer alike, are counted,
+    and guessing stops: 300 tries once got 300 redirects, a real code 200 or 404."""
+    wrong_code = reverse("classroom:join_pupil", args=["ZZZZZZ", pupils[0].pk])
+    wrong_pupil = reverse("classroom:join_pupil", args=[classroom.code, 999999])
+    first, second = client.get(wrong_code), client.get(wrong_pupil)
+    assert (first.status_code, first.url) == (second.status_code, second.url)
+    statuses = [client.get(wrong_code).status_code for _ in range(30)]
+    assert 429 in statuses
+    real = reverse("classroom:join_pupil", args=[classroom.code, pupils[0].pk])
+    assert client.get(real).status_code == 429  # the guesser learns nothing more
+
+
+def test_a_fresh_session_is_not_a_fresh_device(classroom, settings):
+    """15 wrong codes, each from a new session without the device cookie: once
+    all 200, now the address's cookieless device is limited."""
+    from django.test import Client
+
+    statuses = [
+        Client().post(reverse("classroom:join"), {"code": "ZZZZZZ"}).status_code for _ in range(15)
+    ]
+    assert statuses[-1] == 429
+    # A tablet with its own device cookie, at the same school address, still may.
+    tablet = Client()
+    tablet.get(reverse("classroom:join"))
+    assert tablet.post(reverse("classroom:join"), {"code": "ZZZZZZ"}).status_code == 200
+
+
+def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(classroom, settings):
+    from django.test import Client
+
+    settings.NUMBO = {**settings.NUMBO, "TRUSTED_PROXIES": 1, "CLASS_CODE_TRIES_PER_ADDRESS": 3}
+    school_a = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="1.1.1.1, 203.0.113.7")
+    school_b = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.9")
+    statuses = [
+        school_a.post(reverse("classroom:join"), {"code": "ZZ"}).status_code for _ in range(4)
+    ]
+    assert statuses[-1] == 429
+    assert school_b.post(reverse("classroom:join"), {"code": "ZZ"}).status_code == 200
