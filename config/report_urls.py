@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import reports
+from classroom.views import reports
 
 app_name = "reports"
 
