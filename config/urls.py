@@ -23,5 +23,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("classroom.urls")),
-    path("", include("classroom.report_urls")),
+    path("", include("config.report_urls")),
 ]

@@ -574,3 +574,8 @@ def tables_for_pupil(pupil: Pupil) -> list[Table]:
         .select_related("session")
         .order_by("-session__created_at")
     )
+
+
+def play_list_of(pupil: Pupil) -> list[tuple[Table, str]]:
+    """A pupil's running and paused tables, each with its game's name (their home page)."""
+    return [(table, presenter(table.session.game).title) for table in tables_for_pupil(pupil)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from celery import current_app
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -83,9 +84,9 @@ def _send_on_commit(job: ReportJob) -> None:
 def send(job_id: int) -> None:
     """Hand the job to Celery. A broker that is down leaves the job queued:
     the next request finds it stale and sends it again."""
-    from classroom import tasks
-
-    task = tasks.build_export if _kind(job_id) == ReportJob.Kind.EXPORT else tasks.recompute_class
+    name = "build_export" if _kind(job_id) == ReportJob.Kind.EXPORT else "recompute_class"
+    # By name, not by import: classroom.tasks calls this module.
+    task = current_app.tasks[f"classroom.tasks.{name}"]
     try:
         result = task.delay(job_id)
     except Exception as error:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import devices, pupil_auth, roster, throttle
+from .. import devices, play_list, pupil_auth, roster, throttle
 from ..codes import normalise_class_code
 from ..forms import ClassCodeForm
 from ..models import Classroom
@@ -137,13 +137,8 @@ def _locked(request, pupil):
 
 @pupil_required
 def pupil_home(request):
-    from games.presenters import presenter
-    from games.services import tables_for_pupil
-
     # Several games at once: each button names its game, in words and a picture.
-    tables = [
-        (table, presenter(table.session.game).title) for table in tables_for_pupil(request.pupil)
-    ]
+    tables = play_list.for_pupil(request.pupil)
     return render(request, "classroom/pupil_home.html", {"tables": tables})
 
 

@@ -1,4 +1,4 @@
-"""Skill reports: the class grid, one pupil, one game session, their exports
+"""Skill reports: the class grid, one pupil, their exports
 and the progress of report jobs. A teacher sees only their own."""
 
 from __future__ import annotations
@@ -11,12 +11,10 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.models import GameSession
-
 from .. import roster
 from ..models import ReportJob
 from ..reports import exports, jobs, services
-from ..reports.filters import GAME_NAMES, ReportFilterForm, ReportFilters
+from ..reports.filters import ReportFilterForm, ReportFilters
 from .access import own_classroom, own_pupil, teacher_required
 
 
@@ -163,22 +161,4 @@ def pupil_report(request, pk: int):
         request,
         "classroom/report_pupil.html",
         {"pupil": pupil, "classroom": pupil.classroom, "report": report},
-    )
-
-
-@teacher_required
-@require_GET
-def session_report(request, pk: int):
-    session = get_object_or_404(
-        GameSession.objects.select_related("classroom"), pk=pk, classroom__teacher=request.user
-    )
-    return render(
-        request,
-        "classroom/report_session.html",
-        {
-            "session": session,
-            "classroom": session.classroom,
-            "game": GAME_NAMES.get(session.game, session.game),
-            "tables": services.session_report(session),
-        },
     )

@@ -1,8 +1,9 @@
-"""Skill reports: pages, exports and report jobs (included by config/urls.py)."""
+"""Skill reports of classroom and games: pages, exports, jobs (included by config/urls.py)."""
 
 from django.urls import path
 
-from .views import reports
+from classroom.views import reports
+from games.views import reports as game_reports
 
 app_name = "reports"
 
@@ -16,7 +17,7 @@ urlpatterns = [
         name="class_export",
     ),
     path("pupils/<int:pk>/report/", reports.pupil_report, name="pupil_report"),
-    path("sessions/<int:pk>/report/", reports.session_report, name="session_report"),
+    path("sessions/<int:pk>/report/", game_reports.session_report, name="session_report"),
     path("reports/jobs/<int:pk>/", reports.job_status, name="job_status"),
     path("reports/jobs/<int:pk>/download/", reports.job_download, name="job_download"),
 ]

@@ -1,0 +1,30 @@
+"""A game session's report: what each table's pupils practised. A session is
+games'; the skill figures come from classroom's report services."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from classroom.reports import services
+from classroom.reports.filters import GAME_NAMES
+from classroom.views.access import teacher_required
+from games.models import GameSession
+
+
+@teacher_required
+@require_GET
+def session_report(request, pk: int):
+    session = get_object_or_404(
+        GameSession.objects.select_related("classroom"), pk=pk, classroom__teacher=request.user
+    )
+    return render(
+        request,
+        "classroom/report_session.html",
+        {
+            "session": session,
+            "classroom": session.classroom,
+            "game": GAME_NAMES.get(session.game, session.game),
+            "tables": services.session_report(session),
+        },
+    )
