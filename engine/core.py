@@ -50,6 +50,13 @@ def read_int_field(move: dict[str, Any], key: str, lo: int, hi: int) -> int:
     return value
 
 
+def check_players(players: Any, lo: int, hi: int, reason: str) -> None:
+    """IllegalMove("bad_players") unless ``players`` is a whole number from
+    ``lo`` to ``hi`` (a form may send a string or a boolean)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+        raise IllegalMove(reason, "bad_players", players=repr(players), min=lo, max=hi)
+
+
 @dataclass(frozen=True)
 class Attempt:
     """One step a pupil typed: evidence for one skill."""

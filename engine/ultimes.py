@@ -33,7 +33,16 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from engine.core import Attempt, Dice, Event, IllegalMove, Outcome, Result, read_int_field
+from engine.core import (
+    Attempt,
+    Dice,
+    Event,
+    IllegalMove,
+    Outcome,
+    Result,
+    check_players,
+    read_int_field,
+)
 
 FINISH = 99
 TRACK = tuple(range(FINISH + 1))
@@ -326,10 +335,7 @@ class Ultimes:
 
     def new(self, options: dict[str, Any] | None, players: int, seed: int) -> UltimesState:
         opts = _check_options(options)
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not 1 <= players <= MAX_PLAYERS:
-            raise IllegalMove("This game is for 1 to 4 players.", "bad_players",
-                              players=repr(players), min=1, max=MAX_PLAYERS)
+        check_players(players, 1, MAX_PLAYERS, "This game is for 1 to 4 players.")
         first, draws, opening = _opening(seed, players)
         state = UltimesState(
             players=players, seed=seed, draws=draws, positions=(0,) * players,

@@ -54,6 +54,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    check_players,
     rank_by_score,
 )
 from engine.nambarz.calc import (
@@ -134,10 +135,7 @@ class Nambarz:
     slug = "nambarz"
 
     def new(self, options: dict[str, Any] | None, players: int, seed: int) -> NambarzState:
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise IllegalMove("Nambarz is for 2 to 12 players.", "bad_players",
-                              players=repr(players), min=MIN_PLAYERS, max=MAX_PLAYERS)
+        check_players(players, MIN_PLAYERS, MAX_PLAYERS, "Nambarz is for 2 to 12 players.")
         read = Options.read(options, players)
         hands, pile, discard, draws = _deal(players, read, seed, 0)
         return NambarzState(

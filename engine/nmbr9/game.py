@@ -26,6 +26,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    check_players,
     rank_by_score,
     read_int_field,
 )
@@ -147,10 +148,7 @@ class Nmbr9:
                 or not BOARD_RANGE[0] <= board <= BOARD_RANGE[1]:
             raise IllegalMove("The board size is not possible.", "bad_option", option="board",
                               min=BOARD_RANGE[0], max=BOARD_RANGE[1])
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not 1 <= players <= MAX_PLAYERS:
-            raise IllegalMove("Too many or too few players.", "bad_players",
-                              players=repr(players), min=1, max=MAX_PLAYERS)
+        check_players(players, 1, MAX_PLAYERS, "Too many or too few players.")
         return Nmbr9State(
             players=players, seed=seed, deck=deck_for(seed),
             stacks=(Stack(board=board),) * players, counts=((),) * players,

@@ -16,6 +16,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    check_players,
     rank_by_score,
     read_int_field,
 )
@@ -142,10 +143,7 @@ class Numx:
     # ------------------------------------------------------------------ setup
 
     def new(self, options: dict[str, Any] | None, players: int, seed: int) -> NumxState:
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise IllegalMove("This game is for 2 to 6 players.", "bad_players",
-                              players=repr(players), min=MIN_PLAYERS, max=MAX_PLAYERS)
+        check_players(players, MIN_PLAYERS, MAX_PLAYERS, "This game is for 2 to 6 players.")
         opts = read_options(options, players)
         mode = MODES[opts["mode"]]
         ids = [c.id for c in deck(opts["malus"], actions=mode.actions)]
