@@ -8,6 +8,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from classroom import play_list
+        from classroom.reports.filters import GAME_NAMES
+        from games.pages import PAGES
         from games.services import play_list_of
 
         play_list.provide(play_list_of)
+        GAME_NAMES.update({slug: page.title for slug, page in PAGES.items()})

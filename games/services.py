@@ -26,11 +26,10 @@ from django.utils import timezone
 from classroom.models import Attempt, Opportunity, Pupil
 from classroom.tasks import recompute_pupils
 from engine.core import IllegalMove, Outcome
-from engine.registry import get_game
 
 from . import live, watching
 from .models import GameSession, Move, Seat, Table
-from .presenters import presenter
+from .pages import engine_of, presenter
 
 BOT_PAUSE = timedelta(seconds=1.5)  # long enough for children to see the bot's turn coming
 SCHEDULE_SLACK = 0.05  # seconds after a move is due: a task a hair early would find it not due
@@ -76,7 +75,7 @@ def start_session(
     and the teacher's screen turns the cards: each pupil has a table of one
     (their own row to lock) and the session counts the cards shown."""
     rng = random.Random(seed if seed is not None else secrets.randbits(32))
-    engine = get_game(game)
+    engine = engine_of(game)
     engine.new(options, 1, 0)  # refuses bad options before anything is written
     if whole_class:
         table_size, bot_level, tablets, seating = 1, "", GameSession.Tablets.OWN, {}
@@ -127,7 +126,7 @@ def _create_table(
     players = len(group) + bots
     if seed is None:
         seed = rng.randrange(2**31)
-    state = get_game(session.game).new(session.options, players, seed)
+    state = engine_of(session.game).new(session.options, players, seed)
     table = Table.objects.create(
         session=session,
         number=number,
@@ -273,7 +272,7 @@ def play(
             return PlayResult("replayed", table, earlier.events)
         if not table.session.is_running:
             return PlayResult("closed", table)
-        engine = get_game(table.session.game)
+        engine = engine_of(table.session.game)
         state = engine.from_json(table.state)
         if version != table.version and not _same_scene(table, pupil, state, scene):
             return PlayResult("stale", table)
@@ -384,7 +383,7 @@ def _commit(
     table.state = state.to_json()
     table.version += 1
     finished_before = table.finished
-    table.finished = get_game(table.session.game).result(state) is not None
+    table.finished = engine_of(table.session.game).result(state) is not None
     if table.finished and not finished_before:
         _refresh_reports(seat.pupil_id for seat in table.seats.all() if seat.pupil_id)
     table.save(update_fields=["state", "version", "turn_started_at", "finished", "updated_at"])
@@ -447,7 +446,7 @@ def _text(value: Any) -> Any:
 
 def _bot_seat(table: Table, state) -> Seat | None:
     """A computer player the game waits on, if any."""
-    if get_game(table.session.game).result(state) is not None:
+    if engine_of(table.session.game).result(state) is not None:
         return None
     waiting = presenter(table.session.game).waiting_on(state)
     return next(
@@ -490,7 +489,7 @@ def advance(table_id: int) -> bool:
         if table.finished or not table.session.is_running:
             live.publish(table.pk, live.stamp(table), None)
             return False
-        engine = get_game(table.session.game)
+        engine = engine_of(table.session.game)
         state = engine.from_json(table.state)
         late = _clock_move(table, state)
         if late is not None and late["type"] == "end":
@@ -528,7 +527,7 @@ def _clock_move(table: Table, state) -> dict[str, Any] | None:
 
 
 def _apply_server_move(table: Table, move: dict[str, Any], player: int | None = None) -> None:
-    engine = get_game(table.session.game)
+    engine = engine_of(table.session.game)
     state = engine.from_json(table.state)
     try:
         outcome = engine.apply(state, player, move)

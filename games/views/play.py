@@ -13,11 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from classroom.views.access import pupil_required
-from engine.registry import get_game
 
 from .. import live, services, watching
 from ..models import GameSession, Seat, Table
-from ..presenters import presenter
+from ..pages import engine_of, presenter
 from .tables import poll_token, read_poll_token, table_context
 
 PLAYABLE = ["running", "paused", "ended"]
@@ -36,7 +35,7 @@ def _pupil_table(request, pk: int) -> Table:
 def _render(
     request, table: Table, pupil, status: int = 200, partial: bool | None = None, **extra
 ) -> HttpResponse:
-    state = get_game(table.session.game).from_json(table.state)
+    state = engine_of(table.session.game).from_json(table.state)
     player = services.player_for(table, pupil, state)
     context = table_context(table, player=player, pupil=pupil, **extra)
     partial = bool(request.htmx) if partial is None else partial
@@ -175,6 +174,6 @@ def _refresh_token(pk: int):
     table = Table.objects.select_related("session").prefetch_related("seats").filter(pk=pk).first()
     if table is None:
         return None
-    state = get_game(table.session.game).from_json(table.state)
+    state = engine_of(table.session.game).from_json(table.state)
     live.publish(table.pk, live.stamp(table), services.due_at(table, state))
     return live.read(pk) or (live.stamp(table), None)

@@ -15,7 +15,7 @@ from classroom import roster
 
 from .. import live, services, watching
 from ..models import Table
-from ..presenters import presenter
+from ..pages import presenter
 
 POLL_SALT = "numbo.table.poll"
 POLL_MAX_AGE = 12 * 60 * 60

@@ -16,10 +16,9 @@ from classroom.views.access import own_classroom, teacher_required
 from engine.core import IllegalMove
 
 from .. import live, services
-from ..duration import duration_of, form_values
 from ..forms import SessionForm
 from ..models import GameSession, Table
-from ..presenters import presenter
+from ..pages import PAGES, presenter
 from .tables import table_context
 
 SILENCE = timedelta(seconds=90)
@@ -37,10 +36,11 @@ def session_new(request, pk: int):
     classroom = own_classroom(request, pk)
     pupils = list(classroom.pupils.all())
     signed_in = {p.pk for p in pupils if p.signed_in_at}
-    if request.htmx and request.GET.get("duration"):
-        # The teacher changed the variant: only the line saying how long it lasts.
-        duration = duration_of(form_values(request.GET))
-        return render(request, "games/_duration.html", {"duration": duration})
+    if request.htmx:
+        for page in PAGES.values():
+            preview = page.options_preview(request.GET)
+            if preview is not None:
+                return HttpResponse(preview)
     form = SessionForm(request.POST or None, pupils=pupils, signed_in=signed_in)
     if request.method == "POST" and form.is_valid():
         try:
@@ -70,9 +70,6 @@ def session_new(request, pk: int):
             "classroom": classroom,
             "form": form,
             "signed_in": len(signed_in),
-            "duration": duration_of(
-                form_values(request.POST) if form.is_bound else {"preset": form["preset"].value()}
-            ),
         },
     )
 

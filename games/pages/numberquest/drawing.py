@@ -10,6 +10,8 @@ import functools
 import math
 from typing import Any
 
+from games.pages.base import PLAYER_COLOURS
+
 HEX = 46.0  # distance between neighbouring centres, in px
 RADIUS = HEX / math.sqrt(3)  # pointy-top hexagon touching its neighbours
 MARGIN = 6.0
@@ -23,8 +25,6 @@ BAND_COLOURS = {
     "violet": "#ab85db",
     "red": "#e4646a",
 }
-PLAYER_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825"]
-PLAYER_COLOUR_NAMES = ["red", "blue", "green", "yellow"]
 
 
 @functools.lru_cache(maxsize=4096)  # the same lattice on every board: compute each hexagon once

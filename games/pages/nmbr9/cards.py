@@ -18,11 +18,12 @@ from django.views.decorators.http import require_POST
 from classroom import roster
 from classroom.views.access import teacher_required
 from engine.nmbr9 import GAME, phase
+from games import services
+from games.models import GameSession
+from games.views.teacher import own_session
 
-from .. import services, stacks
-from ..models import GameSession
-from ..presenters.nmbr9 import class_ranking
-from .teacher import own_session
+from . import drawing as stacks
+from .presenter import class_ranking
 
 NAMES_SHOWN = 8  # "still placing: ..." names the laggards when there are few of them
 

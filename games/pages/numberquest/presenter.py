@@ -10,10 +10,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.arithmetic import SKILL_OF, operations_that_make
+from engine.numberquest import GAME
 from engine.numberquest.game import free_makeable
+from games import narration
+from games.pages.base import (
+    PLAYER_COLOUR_NAMES,
+    PLAYER_COLOURS,
+    TAP_SLOT,
+    VERSION_SLOT,
+    Presenter,
+    drawn_once,
+)
 
-from .. import boards, narration
-from .base import TAP_SLOT, VERSION_SLOT, Presenter, drawn_once
+from . import drawing as boards
+from .duration import duration_of, form_values
+from .options import NumberQuestOptions
 
 CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made", "no_number"}
 
@@ -47,6 +58,9 @@ def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[
 class NumberQuestPresenter(Presenter):
     slug = "numberquest"
     title = gettext_lazy("Number Quest")
+    pitch = gettext_lazy("Number Quest: make numbers from dice, cover the board")
+    engine = GAME
+    options_form = NumberQuestOptions
     move_fields = {
         "step": ("left", "op", "right", "result"),
         "place": ("square",),
@@ -75,6 +89,14 @@ class NumberQuestPresenter(Presenter):
         if move and move.get("invalid") in ("result", "balance"):
             return _("Type a number with the keypad.")
         return _("Tap a number, an operation and another number first.")
+
+    def options_preview(self, query) -> str | None:
+        if not query.get("duration"):
+            return None
+        # The teacher changed the variant: only the line saying how long it lasts.
+        return render_to_string(
+            "games/numberquest/_duration.html", {"duration": duration_of(form_values(query))}
+        )
 
     def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
         return self.engine.bot_moves(state, player, level or "greedy", seed)
@@ -124,8 +146,8 @@ class NumberQuestPresenter(Presenter):
                 "name": names.get(index, "?"),
                 "score": view["scores"][index],
                 "money": view["scores"][index],
-                "colour": boards.PLAYER_COLOURS[index % 4],
-                "colour_name": boards.PLAYER_COLOUR_NAMES[index % 4],
+                "colour": PLAYER_COLOURS[index % 4],
+                "colour_name": PLAYER_COLOUR_NAMES[index % 4],
                 "current": index == view["current"] and not over,
                 "you": index == player,
                 "winner": over and index in view["result"]["ranking"][0],

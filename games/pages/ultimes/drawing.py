@@ -21,8 +21,7 @@ import math
 from typing import Any
 
 from engine.ultimes import ELEVATED, FINISH, SPECIAL_97, is_ultimate
-
-from .boards import PLAYER_COLOURS
+from games.pages.base import PLAYER_COLOURS
 
 COLUMNS = 10
 ROWS = (FINISH + 1) // COLUMNS

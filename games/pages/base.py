@@ -8,12 +8,16 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from django import forms
 from django.http import QueryDict
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from engine.core import IllegalMove
-from engine.registry import get_game
+from engine.core import Game, IllegalMove
+
+# A player's colour on every board, and its name for those who can't see it.
+PLAYER_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825"]
+PLAYER_COLOUR_NAMES = ["red", "blue", "green", "yellow"]
 
 MAX_FIELD = 40  # no move field needs more; a huge paste is cut before it reaches the engine
 
@@ -72,13 +76,27 @@ class Presenter:
 
     slug: str = ""
     title: str = ""
+    # The line that names the game on the start form.
+    pitch: str = ""
+    engine: Game
+    # The game's own fields on the start form (a Form class whose
+    # ``engine_options(second_chance)`` gives the engine's options) and the
+    # template that lays them out with the name ``options``.
+    options_form: type[forms.Form]
+    # The module of the game's own pages (its ``urlpatterns``), if it has some.
+    urls: str | None = None
     move_fields: dict[str, tuple[str, ...]] = {}
     number_fields: frozenset[str] = frozenset()
     signed_fields: frozenset[str] = frozenset()
 
     @property
-    def engine(self):
-        return get_game(self.slug)
+    def options_template(self) -> str:
+        return f"games/{self.slug}/_options.html"
+
+    def options_preview(self, query: QueryDict) -> str | None:
+        """A part of the start form redrawn while the teacher chooses (htmx),
+        when ``query`` asks for one; None otherwise."""
+        return None
 
     # ------------------------------------------------------------------ moves
 

@@ -10,11 +10,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.core import Event, IllegalMove
-from engine.ultimes import FINISH, bot_moves
+from engine.ultimes import FINISH, GAME, bot_moves
+from games import narration
+from games.models import Move
+from games.pages.base import (
+    PLAYER_COLOUR_NAMES,
+    PLAYER_COLOURS,
+    TAP_SLOT,
+    VERSION_SLOT,
+    Presenter,
+    drawn_once,
+)
 
-from .. import boards, narration, tracks
-from ..models import Move
-from .base import TAP_SLOT, VERSION_SLOT, Presenter, drawn_once
+from . import drawing as tracks
+from .options import TrackOptions
 
 LOG_MOVES = 8  # the last moves read for the table's log
 LOG_LINES = 6
@@ -68,6 +77,9 @@ def track_html(
 class UltimesPresenter(Presenter):
     slug = "ultimes"
     title = gettext_lazy("The track of ultimate numbers")
+    pitch = gettext_lazy("The track of ultimate numbers: a race to 99 with primes and powers")
+    engine = GAME
+    options_form = TrackOptions
     move_fields = {
         "dice": ("count",),
         "sum": ("value",),
@@ -148,8 +160,8 @@ class UltimesPresenter(Presenter):
                 "score": state.positions[index],
                 "position": state.positions[index],
                 "passed_99": state.passed_99[index],
-                "colour": boards.PLAYER_COLOURS[index % 4],
-                "colour_name": boards.PLAYER_COLOUR_NAMES[index % 4],
+                "colour": PLAYER_COLOURS[index % 4],
+                "colour_name": PLAYER_COLOUR_NAMES[index % 4],
                 "current": index == turn and not over,
                 "you": index == player,
                 "winner": over and index == state.winner,
@@ -178,7 +190,7 @@ class UltimesPresenter(Presenter):
             "over": over,
             "your_turn": your_turn,
             "current_name": names.get(turn, ""),
-            "current_colour": boards.PLAYER_COLOURS[turn % 4],
+            "current_colour": PLAYER_COLOURS[turn % 4],
             "stuck_player": None if over else turn,
             "board_html": track_html(
                 table, view, names, tappable=tappable, move_id=base["move_id"], phase=phase

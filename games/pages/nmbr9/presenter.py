@@ -27,9 +27,11 @@ from engine.core import IllegalMove
 from engine.nmbr9 import GAME, Stack, bot_moves, bot_score, phase, score
 from engine.nmbr9.game import MAX_TYPED, counting_levels
 from engine.nmbr9.stack import level_digit_sums
+from games import live, narration
+from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter
 
-from .. import boards, live, narration, stacks
-from .base import Presenter
+from . import drawing as stacks
+from .options import Nmbr9Options
 
 COMPUTER_SCORE_TTL = 24 * 60 * 60
 # A pupil waiting for the teacher's card re-reads the page this often: turning a
@@ -80,8 +82,7 @@ def class_ranking(session, names: dict[int, str] | None = None) -> dict[str, Any
     """Whole class: every pupil's score once counted (one table per pupil).
     ``names`` maps table ids to names when the caller already has them."""
     from classroom import roster
-
-    from ..models import Table
+    from games.models import Table
 
     tables = list(
         Table.objects.filter(session=session).prefetch_related("seats__pupil").order_by("number")
@@ -112,6 +113,10 @@ def class_ranking(session, names: dict[int, str] | None = None) -> dict[str, Any
 class Nmbr9Presenter(Presenter):
     slug = "nmbr9"
     title = gettext_lazy("NMBR 9")
+    pitch = gettext_lazy("NMBR 9: stack digit tiles, multiply by the level")
+    engine = GAME
+    options_form = Nmbr9Options
+    urls = "games.pages.nmbr9.urls"
     move_fields = {
         "place": ("rotation", "x", "y", "level"),
         "level_score": ("level", "value"),
@@ -317,8 +322,8 @@ class Nmbr9Presenter(Presenter):
             {
                 "index": p,
                 "name": names.get(p, "?"),
-                "colour": boards.PLAYER_COLOURS[p % 4],
-                "colour_name": boards.PLAYER_COLOUR_NAMES[p % 4],
+                "colour": PLAYER_COLOURS[p % 4],
+                "colour_name": PLAYER_COLOUR_NAMES[p % 4],
                 "score": shown_score(p),
                 "money": shown_score(p),
                 "current": False,
