@@ -76,9 +76,11 @@ def start_session(
     (their own row to lock) and the session counts the cards shown."""
     rng = random.Random(seed if seed is not None else secrets.randbits(32))
     engine = engine_of(game)
-    engine.new(options, 1, 0)  # refuses bad options before anything is written
     if whole_class:
         table_size, bot_level, tablets, seating = 1, "", GameSession.Tablets.OWN, {}
+    # Refuses bad options, and a table size the game can't be played at,
+    # before anything is written.
+    engine.new(options, table_size, 0)
     with transaction.atomic():
         session = GameSession.objects.create(
             classroom=classroom,
@@ -389,7 +391,7 @@ def _commit(
     table.save(update_fields=["state", "version", "turn_started_at", "finished", "updated_at"])
     _record_opportunities(table, state, events)
     if pupil is not None and any(e["kind"] == "calculated" for e in events):
-        _record_used(table, pupil, shown.used_skills(state))
+        _record_used(table, pupil, shown.used_skills(state, events))
     due = due_at(table, state)
     if table.session.whole_class:
         # A card turned just after this commit may bump the stamp before this

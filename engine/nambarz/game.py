@@ -344,7 +344,8 @@ class Nambarz:
         if part is not None:
             shown = _part_text(part, target.number, options)
             raise IllegalMove(f"{shown} already makes {target.number}: use fewer cards.",
-                              "not_simplest", part=list(part), target=target.number)
+                              "not_simplest", part=list(part), target=target.number,
+                              text=shown)
         if options.strict_simplest and _shorter_in_hand(state, player, target, k):
             raise IllegalMove(f"Fewer cards from your hand can make {target.number}: "
                               "use fewer cards.", "shorter_in_hand", target=target.number)

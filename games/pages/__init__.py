@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.core import Game
 
-from . import nmbr9, numberquest, ultimes
+from . import nambarz, nmbr9, numberquest, ultimes
 from .base import Presenter
 
 PAGES: dict[str, Presenter] = {
@@ -21,6 +21,7 @@ PAGES: dict[str, Presenter] = {
         numberquest.PAGE,
         ultimes.PAGE,
         nmbr9.PAGE,
+        nambarz.PAGE,
     )
 }
 

@@ -186,7 +186,9 @@ class Presenter:
         operations worth recording, else None."""
         return None
 
-    def used_skills(self, state) -> list[str] | None:
+    def used_skills(self, state, events: list[dict[str, Any]] = ()) -> list[str] | None:
+        """The skills of the calculation a pupil just finished (``events`` are
+        its move's), to set beside the turn's opportunity."""
         return None
 
     # ------------------------------------------------------------------ pages

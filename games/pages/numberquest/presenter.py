@@ -118,7 +118,7 @@ class NumberQuestPresenter(Presenter):
         )
         return state.current, list(state.dice), {SKILL_OF[op]: bool(ok) for op, ok in could.items()}
 
-    def used_skills(self, state) -> list[str]:
+    def used_skills(self, state, events=()) -> list[str]:
         return sorted({SKILL_OF[step.op] for step in getattr(state, "steps", ())})
 
     def seconds_left(self, table, state, over: bool) -> int | None:
