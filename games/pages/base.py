@@ -83,6 +83,9 @@ class Presenter:
     # ``engine_options(second_chance)`` gives the engine's options) and the
     # template that lays them out with the name ``options``.
     options_form: type[forms.Form]
+    # The game's own stylesheet (under static/), for the pages that show its
+    # boards beside other things: the live view.
+    stylesheet: str | None = None
     # The module of the game's own pages (its ``urlpatterns``), if it has some.
     urls: str | None = None
     move_fields: dict[str, tuple[str, ...]] = {}

@@ -124,6 +124,7 @@ def session_live(request, pk: int):
         "tables": _live_tables(session),
         "live_version": version,
         "game_title": presenter(session.game).title,
+        "stylesheet": presenter(session.game).stylesheet,
     }
     template = "games/_live.html" if request.htmx else "games/session_live.html"
     return render(request, template, context)

@@ -73,6 +73,7 @@ class NambarzPresenter(Presenter):
     pitch = gettext_lazy("Nambarz: cards in hand, calculate to hit the target")
     engine = GAME
     options_form = NambarzOptions
+    stylesheet = "css/nambarz.css"
     move_fields = {
         "match": ("card",),
         "joker": ("card",),

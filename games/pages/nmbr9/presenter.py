@@ -116,6 +116,7 @@ class Nmbr9Presenter(Presenter):
     pitch = gettext_lazy("NMBR 9: stack digit tiles, multiply by the level")
     engine = GAME
     options_form = Nmbr9Options
+    stylesheet = "css/nmbr9.css"
     urls = "games.pages.nmbr9.urls"
     move_fields = {
         "place": ("rotation", "x", "y", "level"),

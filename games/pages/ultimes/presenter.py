@@ -80,6 +80,7 @@ class UltimesPresenter(Presenter):
     pitch = gettext_lazy("The track of ultimate numbers: a race to 99 with primes and powers")
     engine = GAME
     options_form = TrackOptions
+    stylesheet = "css/ultimes.css"
     move_fields = {
         "dice": ("count",),
         "sum": ("value",),
