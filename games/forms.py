@@ -16,7 +16,7 @@ from .pages import PAGES
 BOT_CHOICES = [
     ("", _("No computer players")),
     ("beginner", _("Computer players: beginner")),
-    ("greedy", _("Computer players: likes money")),
+    ("greedy", _("Computer players: medium")),
     ("strategist", _("Computer players: strategist")),
 ]
 
@@ -65,6 +65,10 @@ class SessionForm(forms.Form):
         return [
             (slug, page.options_template, self.game_options[slug]) for slug, page in PAGES.items()
         ]
+
+    @property
+    def second_chance_games(self) -> list[str]:
+        return [slug for slug, page in PAGES.items() if page.second_chance]
 
     def pupil_fields(self):
         return [(pupil, self[f"table_{pupil.pk}"]) for pupil in self.pupils]

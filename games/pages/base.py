@@ -86,6 +86,9 @@ class Presenter:
     # The game's own stylesheet (under static/), for the pages that show its
     # boards beside other things: the live view.
     stylesheet: str | None = None
+    # Whether the start form's "second chance after a wrong step" means
+    # something in this game.
+    second_chance: bool = True
     # The module of the game's own pages (its ``urlpatterns``), if it has some.
     urls: str | None = None
     move_fields: dict[str, tuple[str, ...]] = {}

@@ -14,7 +14,7 @@
   const cardButton = (table, id) => table.querySelector(`.ncard[data-card="${id}"]`);
 
   function fresh(table) {
-    return { table: table.dataset.table, picked: [], ops: [], results: [] };
+    return { table: table.dataset.table, picked: [], ops: [], results: [], steps: [], cur: {} };
   }
 
   function activate(form, input) {
@@ -24,7 +24,12 @@
     }
   }
 
-  function complete() {
+  const brackets = (form) => form.dataset.brackets === "1";
+
+  function complete(form) {
+    if (brackets(form)) {
+      return play.picked.length >= 2 && play.steps.length === play.picked.length - 1;
+    }
     const steps = play.picked.length - 1;
     return steps >= 1 && play.ops.filter(Boolean).length === steps &&
       play.results.slice(0, steps).every((r) => /^\d{1,7}$/.test(r || ""));
@@ -37,7 +42,7 @@
     form.querySelector('[data-act="joker"]').hidden = !isJoker;
     const calc = form.querySelector('[data-act="calculate"]');
     calc.hidden = play.picked.length < 2;
-    calc.disabled = !complete();
+    calc.disabled = !complete(form);
     form.querySelector('[data-act="clear"]').hidden = play.picked.length === 0;
     form.querySelector("[data-pad]").hidden = play.picked.length < 2;
   }
@@ -66,6 +71,11 @@
       if (one && one.dataset.meaning) build.append(numberSpan(one.dataset.meaning, "nz-meaning"));
     }
     const allowed = form.dataset.ops || "+-*/";
+    if (brackets(form)) {
+      renderFree(table, form, build, allowed);
+      showButtons(table, form);
+      return;
+    }
     for (let step = 0; step < play.picked.length - 1; step++) {
       const row = document.createElement("div");
       row.className = "nz-step";
@@ -109,6 +119,89 @@
     showButtons(table, form);
   }
 
+
+  // The brackets variant: the pupil joins any two numbers they have (the
+  // cards tapped, the results typed), one step at a time, as in Number Quest.
+  // Positions are the engine's: cards 0..k-1 in the order tapped, then the
+  // result of each step.
+  function value(table, position) {
+    const k = play.picked.length;
+    if (position < k) return cardButton(table, play.picked[position]).dataset.number;
+    return play.steps[position - k].result;
+  }
+
+  function pool() {
+    const k = play.picked.length;
+    const used = new Set(play.steps.flatMap((step) => [step.a, step.b]));
+    const all = [...Array(k + play.steps.length).keys()];
+    return all.filter((p) => !used.has(p));
+  }
+
+  function chips(table, form, slot) {
+    const group = document.createElement("span");
+    group.className = "nz-pool";
+    group.setAttribute("role", "group");
+    for (const position of pool()) {
+      if (slot === "b" && position === play.cur.a) continue;
+      const chip = document.createElement("button");
+      chip.type = "button";
+      chip.className = "nz-chip";
+      chip.dataset.slot = slot;
+      chip.dataset.position = String(position);
+      chip.textContent = value(table, position);
+      chip.setAttribute("aria-pressed", play.cur[slot] === position ? "true" : "false");
+      group.append(chip);
+    }
+    return group;
+  }
+
+  function renderFree(table, form, build, allowed) {
+    play.steps.forEach((step) => {
+      const done = document.createElement("div");
+      done.className = "nz-step done";
+      done.textContent = `${value(table, step.a)} ${SYMBOLS[step.op]} ${value(table, step.b)} = ${step.result}`;
+      build.append(done);
+    });
+    if (play.picked.length < 2 || play.steps.length === play.picked.length - 1) return;
+    const row = document.createElement("div");
+    row.className = "nz-step";
+    row.append(chips(table, form, "a"));
+    const ops = document.createElement("span");
+    ops.className = "nz-ops";
+    for (const op of allowed) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "nz-op";
+      b.dataset.step = "free";
+      b.dataset.op = op;
+      b.textContent = SYMBOLS[op];
+      b.setAttribute("aria-pressed", play.cur.op === op ? "true" : "false");
+      ops.append(b);
+    }
+    row.append(ops);
+    row.append(chips(table, form, "b"));
+    row.append(numberSpan("=", "nz-eq"));
+    const box = document.createElement("input");
+    box.type = "text";
+    box.setAttribute("inputmode", "numeric");
+    box.maxLength = 7;
+    box.autocomplete = "off";
+    box.dataset.step = "free";
+    box.placeholder = "?";
+    box.value = play.cur.result || "";
+    box.setAttribute("aria-label", form.dataset.tResult);
+    row.append(box);
+    const next = document.createElement("button");
+    next.type = "button";
+    next.className = "btn secondary nz-next";
+    next.textContent = form.dataset.tNext;
+    next.disabled = !(play.cur.a !== undefined && play.cur.b !== undefined && play.cur.op &&
+      /^\d{1,7}$/.test(play.cur.result || ""));
+    row.append(next);
+    build.append(row);
+    activate(form, box);
+  }
+
   document.addEventListener("click", (event) => {
     const table = tableOf(event.target);
     if (!table) return;
@@ -125,12 +218,28 @@
       } else {
         play.picked.push(id);
       }
+      // In the brackets variant, a card taken back undoes the steps.
+      if (at >= 0) { play.steps = []; play.cur = {}; }
+      render(table);
+      return;
+    }
+    const chip = event.target.closest(".nz-chip");
+    if (chip) {
+      play.cur[chip.dataset.slot] = Number(chip.dataset.position);
+      if (play.cur.a === play.cur.b) delete play.cur.b;
       render(table);
       return;
     }
     const op = event.target.closest(".nz-op");
     if (op) {
-      play.ops[Number(op.dataset.step)] = op.dataset.op;
+      if (op.dataset.step === "free") play.cur.op = op.dataset.op;
+      else play.ops[Number(op.dataset.step)] = op.dataset.op;
+      render(table);
+      return;
+    }
+    if (event.target.closest(".nz-next")) {
+      play.steps.push({ ...play.cur });
+      play.cur = {};
       render(table);
       return;
     }
@@ -150,8 +259,14 @@
     form.elements.type.value = act.dataset.act;
     form.elements.card.value = play.picked[0] ?? "";
     form.elements.cards.value = play.picked.join(",");
-    form.elements.ops.value = play.ops.join(",");
-    form.elements.results.value = play.results.slice(0, play.picked.length - 1).join(",");
+    if (brackets(form)) {
+      form.elements.ops.value = play.steps.map((step) => step.op).join(",");
+      form.elements.results.value = play.steps.map((step) => step.result).join(",");
+      form.elements.steps.value = play.steps.map((step) => `${step.a}-${step.b}`).join(",");
+    } else {
+      form.elements.ops.value = play.ops.join(",");
+      form.elements.results.value = play.results.slice(0, play.picked.length - 1).join(",");
+    }
     sessionStorage.setItem(KEY, JSON.stringify({
       table: table.dataset.table, version: Number(table.dataset.version),
       picked: play.picked, ops: play.ops,
@@ -162,8 +277,15 @@
     const box = event.target.closest("input[data-step]");
     const table = tableOf(box);
     if (!box || !table || !play) return;
-    const step = Number(box.dataset.step);
     box.value = box.value.replace(/\D/g, "").slice(0, 7);
+    if (box.dataset.step === "free") {
+      play.cur.result = box.value;
+      const next = box.closest(".nz-step").querySelector(".nz-next");
+      next.disabled = !(play.cur.a !== undefined && play.cur.b !== undefined && play.cur.op &&
+        /^\d{1,7}$/.test(box.value));
+      return;
+    }
+    const step = Number(box.dataset.step);
     play.results[step] = box.value;
     const next = table.querySelectorAll(".nz-step")[step + 1];
     if (next) next.querySelector(".nz-num").textContent = box.value || "…";
@@ -181,7 +303,7 @@
     if (saved && saved.table === table.dataset.table && formOf(table) &&
         (saved.version === version || (table.dataset.retrying && saved.version + 1 === version))) {
       const inHand = saved.picked.every((id) => cardButton(table, id));
-      if (inHand) play = { table: saved.table, picked: saved.picked, ops: saved.ops, results: [] };
+      if (inHand) play = { ...fresh(table), picked: saved.picked, ops: saved.ops };
     }
     sessionStorage.removeItem(KEY);
     render(table);

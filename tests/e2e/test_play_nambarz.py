@@ -173,3 +173,37 @@ def test_two_pupils_on_their_own_tablets_never_get_the_other_hand(
     assert ids(pages[lea.pk]) == set(lea_hand) | {drawn}
     for card in noah_hand:
         assert f'data-card="{card}"' not in lea_html
+
+
+def test_the_brackets_variant_in_the_browser(live_server, page, classroom, teacher, pupils):
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={"brackets": True}, pupils=[lea],
+        table_size=2, bot_level="beginner", seed=5,
+    )
+    table = session.tables.first()
+    table.seats.filter(pupil=lea).update(player=0)
+    deal(table, [[sym(2), sym(3), sym(2, 1), sym(9)], [sym(7), sym(4, 1)]], target=sym(10))
+    sign_in_pupil(page, live_server.url, classroom.code, lea)
+    page.get_by_role("link", name="Play at table 1").click()
+    for card in (sym(2), sym(3), sym(2, 1)):
+        tap_card(page, card)
+    # 3 + 2 first: the second and the third card.
+    page.locator('.nz-chip[data-slot="a"][data-position="1"]').click()
+    page.locator('.nz-op[data-op="+"]').click()
+    page.locator('.nz-chip[data-slot="b"][data-position="2"]').click()
+    for digit in "5":
+        page.locator(f".nz-play .numpad [data-key='{digit}']").click()
+    page.get_by_role("button", name="Next step").click()
+    # Then 2 × 5: the first card and the result just typed.
+    page.locator('.nz-chip[data-slot="a"][data-position="0"]').click()
+    page.locator('.nz-op[data-op="*"]').click()
+    page.locator('.nz-chip[data-slot="b"][data-position="3"]').click()
+    for digit in "10":
+        page.locator(f".nz-play .numpad [data-key='{digit}']").click()
+    page.get_by_role("button", name="Next step").click()
+    expect(page.locator(".nz-step.done")).to_have_count(2)
+    shot(page, "6-brackets")
+    page.get_by_test_id("lay-calculation").click()
+    expect(page.get_by_test_id("feedback").first).to_contain_text("Léa M. calculated with 3 cards")
+    expect(page.locator(".ncard")).to_have_count(1)

@@ -328,3 +328,31 @@ def test_another_pupil_or_teacher_is_refused(start, client, other_teacher, pupil
     client.force_login(other_teacher)
     assert client.get(reverse("games:session_live", args=[session.pk])).status_code == 404
     assert client.get(reverse("games:table_projector", args=[table.pk])).status_code == 404
+
+
+def test_the_brackets_variant_joins_any_two_numbers(start, pupil_client, pupils):
+    session, table = start(options={"brackets": True})
+    deal(table, [[sym(2), sym(3), sym(2, 1), sym(9)], [sym(7), sym(4)]], target=sym(10))
+    page = page_of(pupil_client, table).content.decode()
+    assert 'data-brackets="1"' in page
+    # 2 × (3 + 2): the second and third cards first, then the first with that result.
+    answer = post_move(
+        pupil_client, table, type="calculate", cards=f"{sym(2)},{sym(3)},{sym(2, 1)}",
+        ops="+,*", results="5,10", steps="1-2,0-3",
+    ).content.decode()
+    assert "Léa M. calculated with 3 cards" in answer
+    assert state_of(table).hands[0] == (sym(9),)
+    skills = set(Attempt.objects.filter(pupil=pupils[0]).values_list("skill", flat=True))
+    assert {"add", "mul", "brackets"} <= skills
+
+
+def test_without_brackets_the_order_is_left_to_right(start, pupil_client):
+    session, table = start()
+    deal(table, [[sym(2), sym(3), sym(2, 1), sym(9)], [sym(7), sym(4)]], target=sym(10))
+    before = state_of(table)
+    answer = post_move(
+        pupil_client, table, type="calculate", cards=f"{sym(2)},{sym(3)},{sym(2, 1)}",
+        ops="+,*", results="5,10", steps="1-2,0-3",
+    ).content.decode()
+    assert "Calculate from left to right, in the order of your cards." in html.unescape(answer)
+    assert state_of(table) == before

@@ -55,6 +55,16 @@ def _numbers(raw: str) -> list[int] | None:
     return [int(item) for item in items]
 
 
+def _steps(raw: str, k: int) -> list[list[int]] | None:
+    """"0-1,2-4" -> [[0, 1], [2, 4]]: which two numbers each step joins."""
+    pairs = [item.strip().split("-") for item in raw.split(",")]
+    if len(pairs) != k - 1 or not all(
+        len(pair) == 2 and all(LIST_ITEM.fullmatch(p) for p in pair) for pair in pairs
+    ):
+        return None
+    return [[int(a), int(b)] for a, b in pairs]
+
+
 def calculation_text(numbers: list[Any], ops: list[str], results: list[Any]) -> str:
     """Left to right, as the pupil typed it: "3 × 3 = 9, 9 − 1 = 8"."""
     steps = []
@@ -74,6 +84,7 @@ class NambarzPresenter(Presenter):
     engine = GAME
     options_form = NambarzOptions
     stylesheet = "css/nambarz.css"
+    second_chance = False  # a wrong result is always tried again
     move_fields = {
         "match": ("card",),
         "joker": ("card",),
@@ -97,12 +108,20 @@ class NambarzPresenter(Presenter):
         results = _numbers(post.get("results", "")[:200])
         if results is None or len(results) != len(cards) - 1:
             return {"type": "calculate", "invalid": "results"}
-        return {"type": "calculate", "cards": cards, "ops": ops, "results": results}
+        move = {"type": "calculate", "cards": cards, "ops": ops, "results": results}
+        if post.get("steps", "").strip():
+            steps = _steps(post["steps"][:400], len(cards))
+            if steps is None:
+                return {"type": "calculate", "invalid": "steps"}
+            move["steps"] = steps
+        return move
 
     def invalid_note(self, move: dict[str, Any] | None) -> str:
         field = (move or {}).get("invalid")
         if field == "results":
             return _("Type the result of every step with the keypad.")
+        if field == "steps":
+            return _("Join two numbers at each step, then type the result.")
         if field == "ops":
             return _("Tap an operation between each two cards.")
         if field in ("cards", "card"):
@@ -323,6 +342,7 @@ class NambarzPresenter(Presenter):
             "drawn": drawn,
             "retrying": bool(view.get("retrying")),
             "operations": [(op, SYMBOLS[op]) for op in state.options.operations],
+            "brackets": state.options.brackets,
             "round": view["round"],
             "rounds": view["rounds"],
             "scores": _score_table(state, view, names),
