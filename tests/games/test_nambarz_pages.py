@@ -356,3 +356,35 @@ def test_without_brackets_the_order_is_left_to_right(start, pupil_client):
     ).content.decode()
     assert "Calculate from left to right, in the order of your cards." in html.unescape(answer)
     assert state_of(table) == before
+
+
+def test_a_draw_when_a_calculation_was_possible_is_evidence(start, pupil_client, pupils):
+    """The turn's opportunity says × and − could make the target; a draw uses none."""
+    session, table = start()
+    deal(table, [[sym(3), sym(3, 1), sym(1)], [sym(7), sym(4)]], target=sym(8), current=1)
+    # Noah passes the turn to Léa: her turn starts, and its opportunity is noted.
+    noah = pupil_client.__class__()
+    tap_pictures(noah, pupils[1], pupils[1].password_pictures)
+    post_move(noah, table, type="draw")
+    post_move(noah, table, type="pass")
+    post_move(pupil_client, table, type="draw")
+    chance = Opportunity.objects.filter(pupil=pupils[0]).latest("pk")
+    assert chance.game == "nambarz"
+    assert chance.could["mul"] and chance.could["sub"]
+    assert chance.used == []
+
+
+def test_nambarz_calculations_reach_the_skill_report(start, pupil_client, teacher_client, pupils,
+                                                     classroom):
+    from classroom.reports.services import recompute_pupils
+
+    session, table = start()
+    deal(table, [[sym(3), sym(3, 1), sym(1), sym(10)], [sym(7), sym(4)]], target=sym(8))
+    post_move(pupil_client, table, type="calculate",
+              cards=f"{sym(3)},{sym(3, 1)},{sym(1)}", ops="*,-", results="9,8")
+    recompute_pupils([pupils[0].pk])
+    report = teacher_client.get(reverse("reports:pupil_report", args=[pupils[0].pk]))
+    page = report.content.decode()
+    assert report.status_code == 200
+    assert "Nambarz" in page
+    assert "3 × 3 = 9" in page or "Multiplication" in page
