@@ -202,6 +202,21 @@
     activate(form, box);
   }
 
+  // Whether this card goes on the target by itself: the same number or the
+  // same drawing, or any card of the family a joker on the target allows.
+  function laysAlone(form, card) {
+    if (card.dataset.family === "joker") return false;
+    const bound = form.dataset.bound ? form.dataset.bound.split(",") : [];
+    if (bound.length) return bound.includes(card.dataset.family);
+    if (form.dataset.pending === "follow") return false;
+    return card.dataset.number === form.dataset.target ||
+      (card.dataset.animal !== "" && card.dataset.animal === form.dataset.targetAnimal);
+  }
+
+  function submit(table, kind) {
+    formOf(table).querySelector(`[data-act="${kind}"]`).click();
+  }
+
   document.addEventListener("click", (event) => {
     const table = tableOf(event.target);
     if (!table) return;
@@ -209,6 +224,13 @@
     if (card && !card.disabled && formOf(table)) {
       if (!play || play.table !== table.dataset.table) play = fresh(table);
       const id = Number(card.dataset.card);
+      if (!play.picked.length && laysAlone(formOf(table), card)) {
+        // Concordance is one tap: a card that goes on the target alone can't
+        // be inside a calculation anyway.
+        play.picked = [id];
+        submit(table, "match");
+        return;
+      }
       const at = play.picked.indexOf(id);
       if (at >= 0) {
         // Taking a card back takes back the steps after it.

@@ -207,3 +207,27 @@ def test_the_brackets_variant_in_the_browser(live_server, page, classroom, teach
     page.get_by_test_id("lay-calculation").click()
     expect(page.get_by_test_id("feedback").first).to_contain_text("Léa M. calculated with 3 cards")
     expect(page.locator(".ncard")).to_have_count(1)
+
+
+def test_a_concordance_is_one_tap_and_a_joker_says_what_it_does(
+    live_server, page, classroom, teacher, pupils
+):
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=[lea], table_size=2,
+        bot_level="beginner", seed=5,
+    )
+    table = session.tables.first()
+    table.seats.filter(pupil=lea).update(player=0)
+    replay = next(c.id for c in ENGINE.new({}, 2, 0).cards if c.joker == "replay")
+    deal(table, [[replay, drw(7, 1), sym(2)], [sym(9), sym(4, 1)]], target=drw(2, 1))
+    sign_in_pupil(page, live_server.url, classroom.code, lea)
+    page.get_by_role("link", name="Play at table 1").click()
+    page.locator(f'.ncard[data-card="{replay}"]').click()
+    expect(page.get_by_test_id("build")).to_contain_text("Play again: lay another card")
+    page.get_by_test_id("play-joker").click()
+    expect(page.get_by_test_id("feedback").first).to_contain_text("Léa M. played a joker.")
+    # 7 and the target 2 share their drawing: one tap lays it.
+    tap_card(page, drw(7, 1))
+    expect(page.get_by_test_id("feedback").first).to_contain_text("the same drawing")
+    expect(page.locator(".ncard")).to_have_count(1)
