@@ -29,6 +29,18 @@ class SessionForm(forms.Form):
         initial=2,
         choices=[(1, "1"), (2, "2"), (3, "3"), (4, "4")],
     )
+    team_size = forms.TypedChoiceField(
+        label=_("Pupils per seat"),
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=1,
+        choices=[
+            (1, _("1: each pupil plays alone")),
+            (2, _("2: teams of two")),
+            (3, _("3: teams of three")),
+        ],
+    )
     tablets = forms.ChoiceField(
         label=_("Tablets"), choices=GameSession.Tablets.choices, initial=GameSession.Tablets.OWN
     )

@@ -67,6 +67,7 @@ def start_session(
     seating: dict[int, int] | None = None,
     seed: int | None = None,
     whole_class: bool = False,
+    team_size: int = 1,
 ) -> GameSession:
     """A session with its tables. `seating` maps a pupil id to a table number
     chosen by the teacher; everyone else is seated at random.
@@ -78,6 +79,7 @@ def start_session(
     engine = engine_of(game)
     if whole_class:
         table_size, bot_level, tablets, seating = 1, "", GameSession.Tablets.OWN, {}
+        team_size = 1
     # Refuses bad options, and a table size the game can't be played at,
     # before anything is written.
     engine.new(options, table_size, 0)
@@ -88,13 +90,15 @@ def start_session(
             game=game,
             options=options,
             table_size=table_size,
+            team_size=team_size,
             tablets=tablets,
             bot_level=bot_level,
             whole_class=whole_class,
             cards_shown=1 if whole_class else 0,
         )
         deck_seed = rng.randrange(2**31) if whole_class else None
-        for number, group in enumerate(_group(pupils, table_size, seating or {}, rng), start=1):
+        groups = _group(pupils, table_size * team_size, seating or {}, rng)
+        for number, group in enumerate(groups, start=1):
             _create_table(session, number, group, rng, seed=deck_seed)
     return session
 
@@ -124,8 +128,10 @@ def _group(
 def _create_table(
     session: GameSession, number: int, group: list[Pupil], rng, seed: int | None = None
 ) -> Table:
-    bots = max(0, session.table_size - len(group)) if session.bot_level else 0
-    players = len(group) + bots
+    # A team shares a seat: the pupils of the table, in order, fill each seat in turn.
+    teams = [group[i:i + session.team_size] for i in range(0, len(group), session.team_size)]
+    bots = max(0, session.table_size - len(teams)) if session.bot_level else 0
+    players = len(teams) + bots
     if seed is None:
         seed = rng.randrange(2**31)
     state = engine_of(session.game).new(session.options, players, seed)
@@ -137,9 +143,9 @@ def _create_table(
         turn_started_at=timezone.now(),
     )
     Seat.objects.bulk_create(
-        [Seat(table=table, player=i, pupil=pupil) for i, pupil in enumerate(group)]
+        [Seat(table=table, player=i, pupil=pupil) for i, team in enumerate(teams) for pupil in team]
         + [
-            Seat(table=table, player=len(group) + i, bot_level=session.bot_level)
+            Seat(table=table, player=len(teams) + i, bot_level=session.bot_level)
             for i in range(bots)
         ]
     )
@@ -172,7 +178,7 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             number = last[0] if last else 0
             # In a whole-class game the late pupil gets the class's deck.
             deck_seed = last[1] if last and session.whole_class else None
-            for group in _group(late, session.table_size, {}, rng):
+            for group in _group(late, session.table_size * session.team_size, {}, rng):
                 number += 1
                 touched.append(_create_table(session, number, group, rng, seed=deck_seed))
     for table in touched:
@@ -259,6 +265,7 @@ def play(
     version: int | None,
     move_id: str,
     scene: str = "",
+    answering: int | None = None,
 ) -> PlayResult:
     with transaction.atomic():
         _hold_session(table_id)
@@ -294,7 +301,7 @@ def play(
             outcome = engine.apply(state, player, move)
         except IllegalMove as refusal:
             return PlayResult("refused", table, refusal=refusal)
-        acting = _pupil_of(table, player, pupil)
+        acting = _pupil_of(table, player, pupil, answering)
         try:
             with transaction.atomic():
                 _commit(table, state, outcome, player, acting, move, move_id or _auto_id())
@@ -328,12 +335,16 @@ def _hold_session(table_id: int) -> None:
         )
 
 
-def _pupil_of(table: Table, player: int, fallback: Pupil) -> Pupil:
-    """On a shared tablet the evidence belongs to the pupil whose turn it is."""
+def _pupil_of(table: Table, player: int, fallback: Pupil, answering: int | None = None) -> Pupil:
+    """Whose evidence a move is: the pupil a team's shared tablet says is
+    answering, else the one who sent it if they sit at this seat, else (a
+    shared tablet) the seat's first pupil."""
     seats = [s for s in table.seats.all() if s.player == player and s.pupil_id]
-    return next((s.pupil for s in seats if s.pupil_id == fallback.pk), None) or (
-        seats[0].pupil if seats else fallback
-    )
+    for wanted in (answering, fallback.pk):
+        chosen = next((s.pupil for s in seats if s.pupil_id == wanted), None)
+        if chosen is not None:
+            return chosen
+    return seats[0].pupil if seats else fallback
 
 
 def _auto_id() -> str:

@@ -93,6 +93,7 @@ def table_move(request, pk: int):
         int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
         _tap_id(request.POST.get("move_id", "")),
         request.POST.get("seen", "")[:80],
+        _answering(request.POST.get("answering", "")),
     )
     # An applied move's table is the one play() saved, seats and pupils with it.
     table = outcome.table if outcome.status == "applied" else _pupil_table(request, pk)
@@ -109,6 +110,12 @@ def table_move(request, pk: int):
             return _answer(request, table, note=_("Time is up: the game is over."))
         return _answer(request, table, note=_("Time was up: the turn went to the next player."))
     return _answer(request, table, feedback=outcome.events)
+
+
+def _answering(posted: str) -> int | None:
+    """The team member a shared tablet says is answering; play() keeps it only
+    when that pupil sits at the seat that moves."""
+    return int(posted) if posted.isascii() and posted.isdigit() and len(posted) < 10 else None
 
 
 def _tap_id(posted: str) -> str:

@@ -64,6 +64,18 @@ def seat_names(table: Table) -> dict[int, str]:
     return {player: " & ".join(parts) for player, parts in names.items()}
 
 
+def _team_answering(table: Table, player: int | None, pupil) -> list[tuple[int, str]]:
+    """On a shared tablet, the pupils of the team whose turn it is: the one
+    answering taps their name, and the calculations are theirs."""
+    if pupil is None or player is None or table.session.tablets != table.session.Tablets.SHARED:
+        return []
+    team = [s.pupil for s in table.seats.all() if s.player == player and s.pupil_id]
+    if len(team) < 2:
+        return []
+    labels = roster.labels(team)
+    return [(p.pk, labels[p.pk]) for p in team]
+
+
 def table_context(
     table: Table,
     *,
@@ -117,6 +129,7 @@ def table_context(
         "you_slots": for_watchers,
     }
     context.update(shown.context(table, state, view, context))
+    context["team_answering"] = _team_answering(table, player, pupil)
     if for_watchers:
         for shown_player in context.get("players", []):
             shown_player["you"] = False

@@ -51,6 +51,7 @@ def session_new(request, pk: int):
                 options=form.engine_options(),
                 pupils=form.cleaned_data["playing"],
                 table_size=form.cleaned_data["table_size"],
+                team_size=form.cleaned_data["team_size"],
                 tablets=form.cleaned_data["tablets"],
                 bot_level=form.cleaned_data["bot_level"] or "",
                 seating=form.cleaned_data["seating"],
