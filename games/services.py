@@ -27,7 +27,7 @@ from classroom.models import Attempt, Opportunity, Pupil
 from classroom.tasks import recompute_pupils
 from engine.core import IllegalMove, Outcome
 
-from . import live, watching
+from . import live, selectors, watching
 from .models import GameSession, Move, Seat, Table
 from .pages import engine_of, presenter
 
@@ -591,3 +591,21 @@ def tables_for_pupil(pupil: Pupil) -> list[Table]:
 def play_list_of(pupil: Pupil) -> list[tuple[Table, str]]:
     """A pupil's running and paused tables, each with its game's name (their home page)."""
     return [(table, presenter(table.session.game).title) for table in tables_for_pupil(pupil)]
+
+
+def seat_late(session: GameSession) -> list[Pupil]:
+    """Seat every pupil who signed in after the start (``selectors.late_pupils``);
+    returns them, none when no one came late."""
+    late = selectors.late_pupils(session)
+    if late:
+        seat_late_pupils(session, late)
+    return late
+
+
+def advance_due(session: GameSession) -> None:
+    """The server moves now due at the session's tables (a bot, a clock), as
+    a tablet's poll makes them at its own table."""
+    ids = list(session.tables.values_list("pk", flat=True))
+    for pk, token in live.read_many(ids).items():
+        if token is not None and live.is_due(token):
+            advance(pk)
