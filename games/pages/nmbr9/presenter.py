@@ -303,12 +303,50 @@ class Nmbr9Presenter(Presenter):
 
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         session = table.session
-        names = base["names"]
         player = base["player"]
         over = GAME.result(state) is not None
         gated = card_gated(table, state, player)
-        running = session.is_running
         phases = [phase(state, p) for p in range(state.players)]
+        players = self._players(state, view, base["names"], player, phases, over)
+        mine = phases[player] if player is not None else "watch"
+        if gated:
+            mine = "card_wait"
+        context: dict[str, Any] = {
+            "players": players,
+            "over": over,
+            "your_turn": session.is_running and mine in ("place", "count"),
+            "current_name": "",
+            "stuck_player": None,
+            "handover_name": "",
+            "log": self._progress_lines(players, state),
+            "last_calculation": "",
+            "nmbr9_phase": mine,
+            "card_number": min(state.round + 1, len(state.deck)),
+            "cards_total": len(state.deck),
+            "poll_stamp": base["stamp"],
+            "poll_every": CARD_WAIT_POLL if gated else 2,
+        }
+        if player is None:
+            context.update(self._teacher_part(table, state, base["names"], phases, over))
+            return context
+        context.update(self._stack_part(table, state, view, player, mine))
+        if mine in ("wait", "done", "count") and state.players > 1:
+            context["others"] = [
+                {
+                    **p,
+                    "svg": self._stack_html(state.stacks[p["index"]].tiles, state.board, crop=True),
+                }
+                for p in players
+                if not p["you"]
+            ]
+        if mine == "wait":
+            context["waiting_for"] = [p["name"] for p in players if p["phase"] == "place"]
+        context.update(self._counting_part(state.stacks[player], view, mine))
+        if mine == "done":
+            context.update(self._end_part(table, state, view, players, base["stamp"]))
+        return context
+
+    def _players(self, state, view, names, player, phases, over) -> list[dict[str, Any]]:
         best = max((score(s) for s in state.stacks), default=0)
 
         def shown_score(p: int) -> int | None:
@@ -319,7 +357,7 @@ class Nmbr9Presenter(Presenter):
             other = next((o for o in view["others"] if o["player"] == p), None)
             return other["score"] if other else None
 
-        players = [
+        return [
             {
                 "index": p,
                 "name": names.get(p, "?"),
@@ -336,60 +374,50 @@ class Nmbr9Presenter(Presenter):
             }
             for p in range(state.players)
         ]
-        mine = phases[player] if player is not None else "watch"
-        if gated:
-            mine = "card_wait"
-        your_turn = running and mine in ("place", "count")
-        context: dict[str, Any] = {
-            "players": players,
-            "over": over,
-            "your_turn": your_turn,
-            "current_name": "",
-            "stuck_player": None,
-            "handover_name": "",
-            "log": self._progress_lines(players, state),
-            "last_calculation": "",
-            "nmbr9_phase": mine,
-            "card_number": min(state.round + 1, len(state.deck)),
-            "cards_total": len(state.deck),
-            "poll_stamp": base["stamp"],
-            "poll_every": 2,
-        }
-        if player is None:
-            context["board_html"] = self.teacher_board(table, state, names)
-            context["last_calculation"] = self._last_count(table, phases)
-            card = state.card
-            if session.whole_class:
-                # The pupil may have placed every turned card: show the last one turned.
-                context["card_number"] = min(session.cards_shown, len(state.deck))
-                card = state.deck[context["card_number"] - 1] if state.card is not None else None
-            if card is not None and not over:
-                context["teacher_card"] = {"digit": card}
-                context["teacher_cards"] = [stacks.card_picture(card)]
-            return context
 
+    def _teacher_part(self, table, state, names, phases, over) -> dict[str, Any]:
+        """The live view and the projector: every stack, the card turned."""
+        session = table.session
+        part: dict[str, Any] = {
+            "board_html": self.teacher_board(table, state, names),
+            "last_calculation": self._last_count(table, phases),
+        }
+        card = state.card
+        if session.whole_class:
+            # The pupil may have placed every turned card: show the last one turned.
+            part["card_number"] = min(session.cards_shown, len(state.deck))
+            card = state.deck[part["card_number"] - 1] if state.card is not None else None
+        if card is not None and not over:
+            part["teacher_card"] = {"digit": card}
+            part["teacher_cards"] = [stacks.card_picture(card)]
+        return part
+
+    def _stack_part(self, table, state, view, player: int, mine: str) -> dict[str, Any]:
+        """The pupil's own stack, its colours and, while placing, the card and
+        the legal placements the tablet checks a finger against."""
         stack = state.stacks[player]
         counting = view.get("counting") or {}
-        highlight = counting.get("next_level") if mine == "count" else None
-        placing = mine == "place" and running
-        context["board_html"] = self._stack_html(
-            stack.tiles,
-            state.board,
-            highlight_level=highlight,
-            interactive=placing,
-            # Counting: the stack itself, as big as the half page allows.
-            crop=mine in ("count", "done"),
-            big=True,
-        )
+        placing = mine == "place" and table.session.is_running
+        part: dict[str, Any] = {
+            "board_html": self._stack_html(
+                stack.tiles,
+                state.board,
+                highlight_level=counting.get("next_level") if mine == "count" else None,
+                interactive=placing,
+                # Counting: the stack itself, as big as the half page allows.
+                crop=mine in ("count", "done"),
+                big=True,
+            )
+        }
         # While placing, the colour of the level a tile could climb to as well.
         shown_levels = stack.top + (2 if mine in ("place", "wait", "card_wait") else 1)
-        context["legend"] = [
+        part["legend"] = [
             {"level": level, "fill": stacks.level_fill(level), "ink": stacks.level_ink(level)}
             for level in range(min(max(shown_levels, 1), len(stacks.LEVEL_FILLS)))
         ]
         if mine in ("place", "wait") and state.card is not None:
-            context["card"] = state.card
-            context["card_pictures"] = [stacks.card_picture(state.card, r) for r in range(4)]
+            part["card"] = state.card
+            part["card_pictures"] = [stacks.card_picture(state.card, r) for r in range(4)]
         if placing:
             place = {
                 "key": f"{table.pk}:{state.round}",
@@ -402,51 +430,48 @@ class Nmbr9Presenter(Presenter):
                 "stack": [{"cells": t["cells"], "level": t["level"]} for t in view["stack"]],
                 "texts": self.texts(),
             }
-            context["place"] = place
-            context["place_json"] = json_script(place, "n9-place-data", encoder=CompactJSON)
-        if gated:
-            context["poll_every"] = CARD_WAIT_POLL
-        if mine == "wait":
-            context["waiting_for"] = [p["name"] for p in players if p["phase"] == "place"]
-        if mine in ("wait", "done", "count") and state.players > 1:
-            context["others"] = [
-                {
-                    **p,
-                    "svg": self._stack_html(state.stacks[p["index"]].tiles, state.board, crop=True),
-                }
-                for p in players
-                if not p["you"]
-            ]
+            part["place"] = place
+            part["place_json"] = json_script(place, "n9-place-data", encoder=CompactJSON)
+        return part
+
+    def _counting_part(self, stack: Stack, view, mine: str) -> dict[str, Any]:
+        """The count the pupil types, level by level, and what is counted so far."""
+        counting = view.get("counting") or {}
+        part: dict[str, Any] = {}
         if mine == "count":
-            context["count"] = self._count_prompt(stack, counting)
+            part["count"] = self._count_prompt(stack, counting)
         if counting:
-            context["counted"] = [
+            part["counted"] = [
                 {"level": lv, "value": value, "sum": level_digit_sums(stack)[lv]}
                 for lv, value in counting["scores"]
             ]
-            context["retrying"] = bool(counting.get("retrying"))
+            part["retrying"] = bool(counting.get("retrying"))
             if counting.get("needs_total") and counting.get("total") is not None:
-                context["counted_total"] = counting["total"]
-        if mine == "done":
-            context["your_score"] = view.get("score")
-            if session.whole_class:
-                ranking = class_ranking(session)
-                context["class_ranking"] = ranking
-                if ranking["unfinished"]:
-                    context["poll_stamp"] = base["stamp"] + "~rank"
-                    context["poll_every"] = CLASS_RANKING_POLL
-            elif state.players > 1:
-                context["ranking"] = ranked(
-                    [
-                        {"name": p["name"], "score": p["score"], "you": p["you"]}
-                        for p in players
-                        if p["score"] is not None
-                    ]
-                )
-                context["still_counting"] = [p["name"] for p in players if p["score"] is None]
-            else:
-                context["computer_score"] = computer_score(table.seed, state.board)
-        return context
+                part["counted_total"] = counting["total"]
+        return part
+
+    def _end_part(self, table, state, view, players, stamp: str) -> dict[str, Any]:
+        """The pupil's score and the ranking: the table's, the class's, or the computer's."""
+        session = table.session
+        part: dict[str, Any] = {"your_score": view.get("score")}
+        if session.whole_class:
+            ranking = class_ranking(session)
+            part["class_ranking"] = ranking
+            if ranking["unfinished"]:
+                part["poll_stamp"] = stamp + "~rank"
+                part["poll_every"] = CLASS_RANKING_POLL
+        elif state.players > 1:
+            part["ranking"] = ranked(
+                [
+                    {"name": p["name"], "score": p["score"], "you": p["you"]}
+                    for p in players
+                    if p["score"] is not None
+                ]
+            )
+            part["still_counting"] = [p["name"] for p in players if p["score"] is None]
+        else:
+            part["computer_score"] = computer_score(table.seed, state.board)
+        return part
 
     # ------------------------------------------------------------------ helpers
 
