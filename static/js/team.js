@@ -9,6 +9,16 @@
     const box = picked();
     if (box && event.detail.verb === "post") event.detail.parameters.answering = box.value;
   });
+  // "I am Léa" on the pass-the-tablet screen ticks Léa as the one answering.
+  document.addEventListener("click", (event) => {
+    const who = event.target.closest("[data-answer]");
+    const box = who && document.querySelector(
+      `#table input[name=answering][value="${who.dataset.answer}"]`);
+    if (box) {
+      box.checked = true;
+      sessionStorage.setItem(KEY, box.value);
+    }
+  });
   document.addEventListener("change", (event) => {
     if (event.target.name === "answering") sessionStorage.setItem(KEY, event.target.value);
   });

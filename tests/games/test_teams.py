@@ -86,3 +86,25 @@ def test_a_shared_tablet_asks_who_is_answering(classroom, teacher, pupils, clien
     assert list(Attempt.objects.order_by("pk").values_list("pupil_id", flat=True)) == [
         pupils[1].pk, pupils[0].pk,
     ]
+
+
+def test_two_teams_share_a_tablet_each_member_says_who_they_are(
+    classroom, teacher, pupils, client
+):
+    from classroom.models import Pupil
+
+    four = pupils + [Pupil.objects.create(classroom=classroom, first_name="Tom", initial="K",
+                                          avatar="owl", picture_password="sun,car,tree")]
+    session = services.start_session(
+        classroom, teacher, game="numberquest", options={"preset": "classic"},
+        pupils=four, table_size=2, team_size=2,
+        tablets=GameSession.Tablets.SHARED, seating={p.pk: 1 for p in four}, seed=7,
+    )
+    table = session.tables.get()
+    tap_pictures(client, pupils[0], pupils[0].password_pictures)
+    page = client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    current = state_of(table).current
+    team = [s.pupil for s in table.seats.filter(player=current).select_related("pupil")]
+    assert "Pass the tablet to" in page and len(team) == 2
+    for pupil in team:
+        assert f'data-answer="{pupil.pk}"' in page
