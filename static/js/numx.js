@@ -92,9 +92,14 @@
     const max = Number(form.dataset.max);
     const most = Math.max(0, ...Object.values(given));
     const cap = total > 1 ? Math.floor(total / 2) : 1;
-    const ok = total >= min && total <= max && most <= cap;
-    out.textContent = `${total} / ${min}–${max}` + (most > cap ? " ✗" : ok ? " ✓" : "");
-    out.classList.toggle("bad", !ok);
+    const say = (text) => text.replace("{n}", total).replace("{min}", min).replace("{max}", max)
+      .replace("{cap}", cap);
+    let why = "";
+    if (total < min) why = say(form.dataset.tFew);
+    else if (total > max) why = say(form.dataset.tMany);
+    else if (most > cap) why = say(form.dataset.tHalf);
+    out.textContent = say(form.dataset.tGiven) + (why ? " " + why : " ✓");
+    out.classList.toggle("bad", why !== "");
   }
 
   document.addEventListener("click", (event) => {

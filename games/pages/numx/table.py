@@ -74,7 +74,9 @@ def tricks(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         shown.append({
             "index": index,
             "owner": names.get(trick["player"], "?"),
-            "owner_colour": colour_of(trick["player"]),
+            "owner_colour": colour_of(trick["completed_by"]
+                                      if trick.get("completed_by") is not None
+                                      else trick["player"]),
             "completed_by": names.get(trick["completed_by"], "?")
             if trick.get("completed_by") is not None else "",
             "cards": [drawing.face(c) for c in trick["cards"]],

@@ -63,7 +63,9 @@ def rule_text(step: dict[str, Any]) -> str:
     texts = {
         "xtrem": _("X-Trem: 5 cards or more with a Rainbow or a Shadow make 100."),
         "shadow_cancels": _("The Shadow cancels the Rainbow: 0."),
-        "combi": _("3 cards or more add up: %(value)s × %(count)s (a Shadow adds nothing).")
+        "combi": (_("3 cards or more add up: %(value)s × %(count)s (the Shadow adds nothing).")
+                  if any(c[1] == "shadow" for c in step.get("cards") or [])
+                  else _("3 cards or more add up: %(value)s × %(count)s."))
         % {"value": mul[0], "count": mul[1]},
         "pair": _("Two cards of the same number cancel: 0."),
         "rainbow": _("The Rainbow doubles its card: %(value)s × 2.") % {"value": value},
@@ -76,6 +78,12 @@ def rule_text(step: dict[str, Any]) -> str:
 
 
 def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
+    text = _event_text(event, names)
+    # A sentence that ends on a name ("Léa M.") keeps one full stop.
+    return text[:-1] if text.endswith("..") else text
+
+
+def _event_text(event: dict[str, Any], names: dict[int, str]) -> str:
     kind = event.get("kind")
     data = event.get("data") or {}
     who = names.get(event.get("player"), "")
