@@ -259,7 +259,7 @@ def _count_marks(table, player: int) -> list[bool]:
 
 def _scores(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(
-        ({"name": p["name"], "score": p["score"], "team": p["team"], "winner": p["winner"]}
+        ({"name": p["name"], "score": p["points"], "team": p["team"], "winner": p["winner"]}
          for p in players),
         key=lambda row: (-(row["score"] or 0), row["name"]),
     )

@@ -49,7 +49,10 @@ def players(state, view: dict[str, Any], names: dict[int, str], player: int | No
             "name": names.get(p, "?"),
             "colour": colour_of(p),
             "colour_name": PLAYER_COLOUR_NAMES[p % len(PLAYER_COLOUR_NAMES)],
-            "score": result.scores[p] if result else None,
+            # The generic lists (live view, projector) show ``score``; the
+            # points are known only once counted.
+            "score": result.scores[p] if result else "–",
+            "points": result.scores[p] if result else None,
             "current": state.phase in ("play", "distribute") and p in waiting,
             "you": p == player,
             "winner": p in winners,
