@@ -642,3 +642,93 @@ def test_computers_and_a_pupil_play_a_whole_game_to_the_count(start, pupils):
             assert services.advance(table.pk)
     assert ENGINE.result(state_of(table)) is not None
     assert Attempt.objects.filter(pupil=pupils[0], skill="scoring").exists()
+
+
+# --------------------------------------------------------------------------- more turns
+
+
+def test_a_pass_lets_the_trick_stand(start, pupil_client):
+    session, table = start()
+    deal(table, [["blue2", "red4"], ["blue5", "red9"]],
+         tricks=[Trick(1, ("green3",), 3, "number")], current=0)
+    answer = html_lib.unescape(post_move(pupil_client, table, type="pass").content.decode())
+    assert "Léa M. passed." in answer
+    # Noah's trick stood all round: he wins the tour (a virgin one: he picks a card).
+    state = state_of(table)
+    assert state.phase == "distribute" and state.winner == 1
+    assert "Noah B. hands out the score cards." in answer
+
+
+def test_a_shadow_lets_its_player_add_an_action(start, client, pupils):
+    session, table = start()
+    deal(table, [["shadow6", "block2", "blue1"], ["blue9", "red9"]],
+         tricks=[Trick(1, ("blue5", "red5"), 5, "number")], current=0)
+    lea = tablet(client.__class__, pupils[0])
+    answer = html_lib.unescape(post_move(lea, table, type="trick", cards="shadow6").content
+                               .decode())
+    assert "Léa M. laid a Shadow: they may play an action card as well." in answer
+    assert "You laid a Shadow: you may play an action card as well, or carry on." in answer
+    assert 'data-action="block2"' in answer and ">Carry on<" in answer
+    # Only the action card may be tapped now.
+    assert re.search(r'data-card="blue1"[^>]*disabled', answer)
+    answer = html_lib.unescape(post_move(lea, table, type="pass").content.decode())
+    assert state_of(table).current == 1 and state_of(table).pending is None
+
+
+def test_a_blocked_pupil_passes_or_plays_num_x(start, client, pupils):
+    session, table = start()
+    state = deal(table, [["blue2", "red4"], ["blue9", "numx"]],
+                 tricks=[Trick(0, ("green3",), 3, "number")], current=1)
+    put(table, replace(state, blocked=(False, True)))
+    noah = tablet(client.__class__, pupils[1])
+    page = html_lib.unescape(page_of(noah, table).content.decode())
+    assert "You are blocked: pass, or play Num-X." in page
+    assert re.search(r'data-card="blue9"[^>]*disabled', page)
+    assert notes(post_move(noah, table, type="trick", cards="blue9").content.decode()) == [
+        "You are blocked: pass, or play Num-X."]
+    answer = html_lib.unescape(post_move(noah, table, type="pass").content.decode())
+    assert "Noah B. is blocked and passes." in answer
+
+
+def test_between_the_x_game_rounds_each_pupil_tops_up_or_redraws(start, client, pupils):
+    session, table = start(options={"mode": "x_game"})
+    state = deal(table, [["blue2", "red4"], ["blue9"]],
+                 rows=[[("green3", True)], [("red6", True)]])
+    put(table, replace(state, phase="refill", chosen=(None, None), current=None))
+    lea, noah = tablet(client.__class__, pupils[0]), tablet(client.__class__, pupils[1])
+    page = html_lib.unescape(page_of(noah, table).content.decode())
+    assert "The round is over: keep your cards and top up your hand, or take a new hand?" in page
+    post_move(lea, table, type="refill", choice="redraw")
+    answer = html_lib.unescape(post_move(noah, table, type="refill", choice="top_up").content
+                               .decode())
+    assert "Round 2 starts: Léa M. plays first." in answer
+    state = state_of(table)
+    assert state.round_no == 2 and [len(h) for h in state.hands] == [10, 10]
+    assert "blue9" in state.hands[1]
+
+
+def test_a_pause_and_the_end_close_every_form(start, pupil_client):
+    session, table = start(players=3)
+    deal(table, [["blue2", "red4"], ["blue5", "red9"], ["rainbow2", "red13"]],
+         tricks=[Trick(1, ("green2",), 2, "number")], current=0)
+    services.set_status(session, GameSession.Status.PAUSED)
+    page = html_lib.unescape(page_of(pupil_client, table).content.decode())
+    assert "Paused: wait for your teacher." in page
+    assert "data-testid=\"draw\"" not in page and 'class="nx-trick-form' not in page
+    answer = post_move(pupil_client, table, type="draw").content.decode()
+    assert "The game is paused. Wait for your teacher." in answer
+    services.set_status(session, GameSession.Status.RUNNING)
+    services.set_status(session, GameSession.Status.ENDED)
+    page = html_lib.unescape(page_of(pupil_client, table).content.decode())
+    assert "The game is over!" in page and 'data-testid="draw"' not in page
+
+
+def test_a_shared_tablet_passes_from_pupil_to_pupil_for_the_secret_choice(start, pupil_client):
+    session, table = start(tablets=GameSession.Tablets.SHARED)
+    hands = state_of(table).hands
+    page = page_of(pupil_client, table).content.decode()
+    assert "Pass the tablet to Léa M." in page and card_ids(page) == set(hands[0])
+    page = post_move(pupil_client, table, type="choose", card=hands[0][0]).content.decode()
+    assert "Pass the tablet to Noah B." in page and card_ids(page) == set(hands[1])
+    page = post_move(pupil_client, table, type="choose", card=hands[1][0]).content.decode()
+    assert state_of(table).phase == "play"
