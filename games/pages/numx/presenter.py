@@ -147,7 +147,6 @@ class NumxPresenter(Presenter):
         players = shown.players(state, view, names, player, waiting)
         pending = view.get("pending") or {}
         drawn = pending.get("card") if pending.get("kind") == "drawn" else None
-        waiting_names = [names.get(p, "?") for p in sorted(waiting)]
         context: dict[str, Any] = {
             "players": players,
             "over": over,
@@ -156,16 +155,13 @@ class NumxPresenter(Presenter):
             "your_turn": your_turn,
             "rechoose": rechoose,
             "current_name": words.names_list(sorted(waiting), names),
-            "waiting_names": waiting_names,
             "stuck_player": next(iter(waiting))
             if len(waiting) == 1 and state.phase in ("play", "distribute") else None,
             "tricks": shown.tricks(view, names),
             "pile": view["pile"],
-            "discard": view["discard"],
             "round": view["round"],
             "rounds": view["rounds"],
             "tour": view["tour"] + 1,
-            "mode": view["mode"],
             "family": view["mode"] == "family",
             "winner_name": names.get(state.winner, "") if state.phase == "distribute" else "",
             "hand_hidden": hand_hidden and player is not None,
@@ -187,9 +183,7 @@ class NumxPresenter(Presenter):
             "last": state.last,
         }
         if your_turn and mine in ("play", "drawn", "bonus", "blocked"):
-            panel = shown.play_panel(state, player, names, view)
-            shown.eclair_rows(panel, view)
-            context["panel"] = panel
+            context["panel"] = shown.play_panel(state, player, names, view)
         if your_turn and mine == "distribute":
             context["distribution"] = shown.distribution(view, names)
         elif state.phase == "distribute":

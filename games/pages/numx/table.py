@@ -137,7 +137,7 @@ def play_panel(state, player: int, names: dict[int, str], view: dict[str, Any]
             continue
         key = (move["card"], move.get("from_row"))
         entry = actions.setdefault(key, _action_entry(state, player, move, view, names))
-        _add_target(entry, move, names)
+        _add_target(entry, move, names, view)
     for entry in actions.values():
         entry["targets"] = sorted(entry["targets"].values(), key=lambda t: t["order"])
         entry["theirs"] = list(entry["theirs"].values())
@@ -167,14 +167,19 @@ def _action_entry(state, player: int, move: dict[str, Any], view: dict[str, Any]
             "targets": {}, "directions": face["kind"] == "swipe", "mine": mine, "theirs": {}}
 
 
-def _add_target(entry: dict[str, Any], move: dict[str, Any], names: dict[int, str]) -> None:
+def _add_target(entry: dict[str, Any], move: dict[str, Any], names: dict[int, str],
+                view: dict[str, Any]) -> None:
     target = move["target"]
     if entry["kind"] == "eclair":
-        other = entry["theirs"].setdefault(target, {"name": names.get(target, "?"),
-                                                    "colour": colour_of(target), "cards": []})
-        if not any(c["value"] == f"{target}:{move['theirs']}" for c in other["cards"]):
-            other["cards"].append({"value": f"{target}:{move['theirs']}",
-                                   "index": move["theirs"]})
+        # Éclair's radio buttons show the other rows as the table does: a
+        # face-down card is picked blind, by its place.
+        other = entry["theirs"].setdefault(target, {
+            "name": names.get(target, "?"), "colour": colour_of(target), "cards": [],
+            "row": row_of(view["rows"][target]),
+        })
+        value = f"{target}:{move['theirs']}"
+        if not any(c["value"] == value for c in other["cards"]):
+            other["cards"].append({"value": value, "face": other["row"][move["theirs"]]["face"]})
         return
     if target == "all":
         value, text, order = "all", words.all_label(entry["kind"]), 100
@@ -186,16 +191,6 @@ def _add_target(entry: dict[str, Any], move: dict[str, Any], names: dict[int, st
     else:
         value, text, order = str(target), names.get(target, "?"), target
     entry["targets"].setdefault(value, {"value": value, "label": text, "order": order})
-
-
-def eclair_rows(panel: dict[str, Any], view: dict[str, Any]) -> None:
-    """Éclair's radio buttons show the cards of the other rows as the table does."""
-    for entry in panel["actions"]:
-        for other in entry["theirs"]:
-            player = int(other["cards"][0]["value"].split(":")[0]) if other["cards"] else None
-            row = row_of(view["rows"][player]) if player is not None else []
-            for card in other["cards"]:
-                card["face"] = row[card["index"]]["face"] if card["index"] < len(row) else None
 
 
 def distribution(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:
