@@ -18,6 +18,7 @@ from classroom.reports.filters import ReportFilters
 from classroom.reports.services import class_report
 from engine.numx import bot_moves
 from engine.numx.cards import deck
+from engine.numx.count import start_count
 from engine.numx.state import NumxState
 from engine.numx.tricks import Trick
 from games import live, services
@@ -455,8 +456,6 @@ def count_table(start):
          ("green9", False)],
         [("blue4", True)],
     ])
-    from engine.numx.count import start_count
-
     return session, table, put(table, start_count(replace(state, current=None)))
 
 
@@ -732,3 +731,33 @@ def test_a_shared_tablet_passes_from_pupil_to_pupil_for_the_secret_choice(start,
     assert "Pass the tablet to Noah B." in page and card_ids(page) == set(hands[1])
     page = post_move(pupil_client, table, type="choose", card=hands[1][0]).content.decode()
     assert state_of(table).phase == "play"
+
+
+def test_teams_aim_block_and_quantique_at_teams_and_count_together(start, client, pupils):
+    session, table = start(players=4, pupils_seated=3, bot_level="greedy",
+                           options={"mode": "speed_run", "teams": [[0, 2], [1, 3]]})
+    deal(table, [["block1", "quantique1", "blue2"], ["blue5"], ["red9"], ["green11"]])
+    page = html_lib.unescape(page_of(tablet(client.__class__, pupils[0]), table).content.decode())
+    assert 'data-testid="target-between"' in page and ">The players between you and your " \
+        "partner<" in page
+    assert 'data-testid="target-team:1"' in page and ">Team 2<" in page
+    state = state_of(table)
+    put(table, start_count(replace(state, hands=((), (), (), ()), current=None, rows=(
+        (("blue5", True),), (("red3", True),), (("red5", False),), (("green4", True),)))))
+    # Léa and Inès count their merged row: the two 5s cancel.
+    page = html_lib.unescape(page_of(tablet(client.__class__, pupils[2]), table).content.decode())
+    assert "Group 1 of 1: what are the 5s worth?" in page
+    assert "team 1" in page
+
+
+def test_family_mode_counts_with_its_two_rules(start, pupil_client):
+    session, table = start(options={"mode": "family"})
+    state = state_of(table)
+    assert not any(c.startswith(("flip", "malus", "block")) for h in state.hands for c in h)
+    put(table, start_count(replace(state, phase="play", hands=((), ()), chosen=(), current=None,
+                                   rows=((("blue5", True), ("blue9", True)), (("red3", True),)))))
+    page = html_lib.unescape(page_of(pupil_client, table).content.decode())
+    assert "The cards left alone add up." in page and "X-Trem" not in page
+    answer = post_move(pupil_client, table, type="count_group", colour="any", worth="14")
+    assert "Léa M.: the cards left alone are worth 14. Right!" in html_lib.unescape(
+        answer.content.decode())
