@@ -467,13 +467,28 @@ def _bot_seat(table: Table, state) -> Seat | None:
     )
 
 
+def _bystander_bot(table: Table, state) -> tuple[Seat, list[dict[str, Any]]] | None:
+    """A computer player the game does not wait on that moves all the same
+    (NUM-X's out-of-turn Rainbow), with its moves; None when none does."""
+    shown = presenter(table.session.game)
+    if engine_of(table.session.game).result(state) is not None:
+        return None
+    waiting = shown.waiting_on(state)
+    for seat in table.seats.all():
+        if seat.pupil_id is None and seat.player not in waiting:
+            moves = shown.bystander_moves(state, seat.player, seat.bot_level, table.version)
+            if moves:
+                return seat, moves
+    return None
+
+
 def due_at(table: Table, state) -> float | None:
     """When the server itself must move at this table (a bot, a turn's time or
     the game's time running out), as a timestamp; None when it waits for a pupil."""
     if table.finished or not table.session.is_running:
         return None
     moments = []
-    if _bot_seat(table, state) is not None:
+    if _bot_seat(table, state) is not None or _bystander_bot(table, state) is not None:
         moments.append(timezone.now() + BOT_PAUSE)
     seconds = presenter(table.session.game).deadline(state)
     if seconds:
@@ -508,14 +523,19 @@ def advance(table_id: int) -> bool:
         if late is not None and late["type"] == "end":
             _apply_server_move(table, late)
             return True
-        seat = _bot_seat(table, state)
+        # A computer's out-of-turn move (a Rainbow) goes before the turn it interrupts.
+        bystander = _bystander_bot(table, state)
+        seat = bystander[0] if bystander else _bot_seat(table, state)
         if seat is not None:
             if (timezone.now() - table.updated_at) < BOT_PAUSE:
                 ready = (table.updated_at + BOT_PAUSE).timestamp()
                 transaction.on_commit(lambda: schedule_server_move(table.pk, ready))
                 return False
             shown = presenter(table.session.game)
-            for move in shown.bot_moves(state, seat.player, seat.bot_level, table.version):
+            moves = bystander[1] if bystander else shown.bot_moves(
+                state, seat.player, seat.bot_level, table.version
+            )
+            for move in moves:
                 _apply_server_move(table, move, player=seat.player)
             return True
         if late is not None:

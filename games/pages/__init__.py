@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.core import Game
 
-from . import nambarz, nmbr9, numberquest, ultimes
+from . import nambarz, nmbr9, numberquest, numx, ultimes
 from .base import Presenter
 
 PAGES: dict[str, Presenter] = {
@@ -22,6 +22,7 @@ PAGES: dict[str, Presenter] = {
         ultimes.PAGE,
         nmbr9.PAGE,
         nambarz.PAGE,
+        numx.PAGE,
     )
 }
 

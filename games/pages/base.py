@@ -161,6 +161,12 @@ class Presenter:
     def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
         raise NotImplementedError
 
+    def bystander_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
+        """Moves a computer player makes now though the game does not wait on
+        it (NUM-X's out-of-turn Rainbow); none in most games. Asked after every
+        move for each such computer player: it must be cheap when it says no."""
+        return []
+
     # Games of open information, where every player the game is not waiting on
     # sees the same page but for the "(you)" mark (games.watching).
     watchers_share_a_page = False
