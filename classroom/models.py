@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .codes import new_class_code
 from .pictures import AVATARS, PASSWORD_PICTURES
+from .signals import pupils_signed_out
 
 
 class TeacherManager(BaseUserManager):
@@ -115,8 +116,23 @@ class Classroom(models.Model):
 
     def sign_out_everyone(self) -> None:
         Classroom.objects.filter(pk=self.pk).update(sign_in_epoch=models.F("sign_in_epoch") + 1)
-        self.pupils.update(signed_in_at=None)
+        self.pupils.sign_out()
         self.refresh_from_db(fields=["sign_in_epoch"])
+
+
+class PupilQuerySet(models.QuerySet):
+    def sign_out(self) -> None:
+        """End these pupils' sign-ins everywhere they were handed something:
+        their generation moves on, and games refuses the table tokens of the
+        old one (classroom.signals)."""
+        self.update(signed_in_at=None, sign_in_generation=models.F("sign_in_generation") + 1)
+        generations = dict(self.values_list("pk", "sign_in_generation"))
+        if generations:
+            # After the commit: a mark for a generation that was rolled back
+            # would refuse the pupil's good tokens.
+            transaction.on_commit(
+                lambda: pupils_signed_out.send(sender=Pupil, generations=generations)
+            )
 
 
 class Pupil(models.Model):
@@ -130,9 +146,14 @@ class Pupil(models.Model):
     # from the teacher: it is printed on the pupil's sign-in card.
     picture_password = models.CharField(_("picture password"), max_length=40)
     signed_in_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Moves on at each sign-out; the table tokens a sign-in hands out carry it,
+    # so a token of an earlier sign-in reads nothing (games.poll_tokens).
+    sign_in_generation = models.PositiveIntegerField(default=0, editable=False)
     failed_sign_ins = models.PositiveSmallIntegerField(default=0, editable=False)
     locked_until = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PupilQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("pupil")

@@ -85,6 +85,8 @@ def class_archive(request, pk: int):
         messages.success(request, _("The class is back among your classes."))
     else:
         classroom.archived_at = timezone.now()
+        # Its pupils' sessions end with the archive; their table tokens too.
+        classroom.sign_out_everyone()
         messages.success(request, _("Class archived. Its pupils can no longer sign in."))
     classroom.save(update_fields=["archived_at"])
     return redirect("classroom:class_detail", pk=classroom.pk)
