@@ -121,6 +121,15 @@ class Classroom(models.Model):
 
 
 class PupilQuerySet(models.QuerySet):
+    def with_locked_devices(self) -> PupilQuerySet:
+        """Each pupil with ``locked_devices``: how many devices are locked out
+        of their sign-in now (after wrong picture passwords)."""
+        return self.annotate(
+            locked_devices=models.Count(
+                "wrong_pictures", filter=models.Q(wrong_pictures__locked_until__gt=timezone.now())
+            )
+        )
+
     def sign_out(self) -> None:
         """End these pupils' sign-ins everywhere they were handed something:
         their generation moves on, and games refuses the table tokens of the
@@ -175,37 +184,94 @@ class Pupil(models.Model):
     def is_locked(self) -> bool:
         return self.locked_until is not None and self.locked_until > timezone.now()
 
-    def claim_sign_in_try(self) -> bool:
-        """Count one picture-password guess before it is checked; False while locked.
+    def claim_sign_in_try(self, device: str) -> bool:
+        """Count one picture-password guess from this device before it is
+        checked; False while the pupil or this device is locked out.
 
-        The count is read and changed under a row lock, and taken before the
-        check: parallel tries each read the same count otherwise, and 40 of them
-        checked 21 guesses against a limit of 5. A right guess unlocks again."""
+        Counted under the pupil's row lock, and before the check: parallel tries
+        each read the same count otherwise, and 40 of them checked 21 guesses
+        against a limit of 5. The device (classroom.devices) is locked out after
+        a few wrong guesses, not the pupil: a classmate with the class code
+        cannot keep a pupil out. Only many wrong guesses from many devices (a
+        script renewing its device cookie) lock the pupil everywhere."""
         limits = settings.NUMBO
         now = timezone.now()
+        lock_for = timedelta(minutes=limits["PICTURE_PASSWORD_LOCK_MINUTES"])
         with transaction.atomic():
             row = (
                 Pupil.objects.select_for_update()
                 .only("failed_sign_ins", "locked_until")
                 .get(pk=self.pk)
             )
-            if row.locked_until is not None and row.locked_until > now:
-                self.locked_until = row.locked_until
+            self.failed_sign_ins, self.locked_until = row.failed_sign_ins, row.locked_until
+            if self.is_locked:
                 return False
+            # A device's address is personal data: kept a day at most.
+            WrongPictures.objects.filter(
+                pupil_id=self.pk, updated_at__lt=now - timedelta(days=1)
+            ).delete()
+            guesses, _new = WrongPictures.objects.get_or_create(
+                pupil_id=self.pk, device=WrongPictures.device_of(device)
+            )
+            if guesses.locked_until is not None and guesses.locked_until > now:
+                return False
+            guesses.wrong += 1
+            if guesses.wrong >= limits["PICTURE_PASSWORD_TRIES_PER_DEVICE"]:
+                guesses.wrong, guesses.locked_until = 0, now + lock_for
+            guesses.save(update_fields=["wrong", "locked_until", "updated_at"])
             tries, locked_until = row.failed_sign_ins + 1, None
-            if tries >= limits["PICTURE_PASSWORD_MAX_TRIES"]:
-                locked_until = now + timedelta(minutes=limits["PICTURE_PASSWORD_LOCK_MINUTES"])
-                tries = 0
+            if tries >= limits["PICTURE_PASSWORD_TRIES_PER_PUPIL"]:
+                tries, locked_until = 0, now + lock_for
             Pupil.objects.filter(pk=self.pk).update(
                 failed_sign_ins=tries, locked_until=locked_until
             )
         self.failed_sign_ins, self.locked_until = tries, locked_until
         return True
 
+    def is_locked_for(self, device: str) -> bool:
+        """Locked out everywhere, or on this device."""
+        return self.is_locked or self.wrong_pictures.filter(
+            device=WrongPictures.device_of(device), locked_until__gt=timezone.now()
+        ).exists()
+
+    def signed_in_from(self, device: str) -> None:
+        """The right pictures: this device's and the pupil's wrong guesses are forgotten."""
+        self.wrong_pictures.filter(device=WrongPictures.device_of(device)).delete()
+        self.failed_sign_ins = 0
+        self.save(update_fields=["failed_sign_ins"])
+
     def unlock(self) -> None:
+        """The teacher's unlock: the pupil and every device locked out of them."""
+        self.wrong_pictures.all().delete()
         self.failed_sign_ins = 0
         self.locked_until = None
         self.save(update_fields=["failed_sign_ins", "locked_until"])
+
+
+class WrongPictures(models.Model):
+    """Wrong picture passwords for one pupil from one device (classroom.devices),
+    and until when that device is locked out of the pupil's sign-in."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="wrong_pictures")
+    device = models.CharField(max_length=200)
+    wrong = models.PositiveSmallIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("wrong picture passwords")
+        verbose_name_plural = _("wrong picture passwords")
+        constraints = [
+            models.UniqueConstraint(fields=["pupil", "device"], name="one_count_per_pupil_device")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pupil_id} · {self.device}: {self.wrong}"
+
+    @staticmethod
+    def device_of(device: str) -> str:
+        # A forwarded address is whatever the proxy passed on: bound its length.
+        return device[:200]
 
 
 class Attempt(models.Model):

@@ -227,7 +227,11 @@ LOGGING = {
 NUMBO = {
     "PASTE_MAX_PUPILS": 60,
     "PASTE_MAX_CHARS": 4000,
-    "PICTURE_PASSWORD_MAX_TRIES": 5,
+    # Wrong picture passwords before a device is locked out of that pupil's
+    # sign-in, and, from all devices together (a script renewing its device
+    # cookie), before the pupil is: 20 of 1,320 passwords per lock.
+    "PICTURE_PASSWORD_TRIES_PER_DEVICE": 5,
+    "PICTURE_PASSWORD_TRIES_PER_PUPIL": 20,
     "PICTURE_PASSWORD_LOCK_MINUTES": 10,
     "CLASS_CODE_TRIES_PER_DEVICE": 10,
     "CLASS_CODE_TRIES_PER_ADDRESS": 200,
