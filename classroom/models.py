@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from .codes import new_class_code
 from .pictures import AVATARS, PASSWORD_PICTURES
 from .signals import pupils_signed_out
+from .validators import no_hidden_characters
 
 
 class TeacherManager(BaseUserManager):
@@ -51,7 +52,9 @@ class Teacher(AbstractUser):
 
     username = None
     email = models.EmailField(_("email address"), unique=True)
-    display_name = models.CharField(_("name shown to pupils"), max_length=60, blank=True)
+    display_name = models.CharField(
+        _("name shown to pupils"), max_length=60, blank=True, validators=[no_hidden_characters]
+    )
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS: list[str] = []
@@ -81,7 +84,7 @@ class Classroom(models.Model):
     teacher = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms"
     )
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=60, validators=[no_hidden_characters])
     school_year = models.CharField(_("school year"), max_length=9, default=current_school_year)
     code = models.CharField(_("class code"), max_length=8, unique=True, default=new_class_code)
     uses_picture_passwords = models.BooleanField(
