@@ -23,6 +23,8 @@ class School:
     jobs: list[ReportJob]
     # Strings only this school's pages may show: another user seeing one sees its data.
     markers: list[str] = field(default_factory=list)
+    # The rows that are this school's (tests.security.snapshots keys), once taken.
+    rows: set = field(default_factory=set)
 
     def objects(self, kind: str) -> list[Any]:
         return {
