@@ -331,7 +331,7 @@ class Opportunity(models.Model):
 class PupilSkill(models.Model):
     """A pupil's mastery of one skill over all their attempts: the snapshot the
     report pages read, rewritten by the Celery tasks (classroom.reports.services)
-    from ``classroom.mastery`` summaries."""
+    from ``learning.tally`` summaries."""
 
     pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="skills")
     skill = models.CharField(max_length=20)
@@ -346,7 +346,7 @@ class PupilSkill(models.Model):
     median_ms = models.FloatField(null=True, blank=True)
     estimate = models.FloatField(default=0.0)
     status = models.CharField(max_length=20, default="not_started")
-    # What the status rules read beside the last ten (classroom.mastery).
+    # What the status rules read beside the last ten (learning.verdicts).
     games = models.PositiveIntegerField(default=0)
     help_right = models.PositiveSmallIntegerField(default=0)
     help_total = models.PositiveSmallIntegerField(default=0)

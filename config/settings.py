@@ -73,7 +73,8 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # Each game's page package keeps its templates (games/pages/<slug>/templates).
+        "DIRS": [BASE_DIR / "templates", *sorted(BASE_DIR.glob("games/pages/*/templates"))],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

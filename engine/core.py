@@ -10,6 +10,7 @@ typed (the engine never computes a step for a pupil, it only checks it).
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -55,6 +56,27 @@ def check_players(players: Any, lo: int, hi: int, reason: str) -> None:
     ``lo`` to ``hi`` (a form may send a string or a boolean)."""
     if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
         raise IllegalMove(reason, "bad_players", players=repr(players), min=lo, max=hi)
+
+
+def check_in_game(player: Any, players: int) -> None:
+    """IllegalMove("no_such_player") unless ``player`` is the index of one of
+    the ``players`` of a game (a forged request may send a string or a boolean)."""
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+        raise IllegalMove("You are not in this game.", "no_such_player", player=repr(player))
+
+
+def read_move_type(move: Any, known: Collection[str], unreadable: str) -> str:
+    """The ``type`` of a move: IllegalMove("malformed", sentence ``unreadable``)
+    when the move is no dict or its type no string, IllegalMove("unknown_move")
+    when the type is none of ``known``."""
+    if not isinstance(move, dict):
+        raise IllegalMove(unreadable, "malformed", field="move")
+    kind = move.get("type")
+    if not isinstance(kind, str):
+        raise IllegalMove(unreadable, "malformed", field="type")
+    if kind not in known:
+        raise IllegalMove("I don't know that move.", "unknown_move", type=kind[:40])
+    return kind
 
 
 @dataclass(frozen=True)

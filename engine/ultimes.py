@@ -40,6 +40,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    check_in_game,
     check_players,
     read_int_field,
 )
@@ -316,9 +317,7 @@ def _replace(state: UltimesState, **changes: Any) -> UltimesState:
 # ------------------------------------------------------------------ validation
 
 def _check_actor(state: UltimesState, player: Any) -> None:
-    if isinstance(player, bool) or not isinstance(player, int) \
-            or not 0 <= player < state.players:
-        raise IllegalMove("You are not in this game.", "no_such_player", player=repr(player))
+    check_in_game(player, state.players)
     if state.phase == "over":
         raise IllegalMove("The game is over.", "game_over", winner=state.winner)
     if player != state.turn:

@@ -30,6 +30,9 @@ class GameSession(models.Model):
     game = models.CharField(_("game"), max_length=30)
     options = models.JSONField(_("options"), default=dict)
     table_size = models.PositiveSmallIntegerField(_("players per table"), default=2)
+    # Teams (RULES 0.2): this many pupils share each seat; any of them may
+    # play for it, and each one's calculations are their own.
+    team_size = models.PositiveSmallIntegerField(_("pupils per seat"), default=1)
     tablets = models.CharField(max_length=10, choices=Tablets.choices, default=Tablets.OWN)
     bot_level = models.CharField(_("computer players"), max_length=20, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)

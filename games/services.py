@@ -26,11 +26,10 @@ from django.utils import timezone
 from classroom.models import Attempt, Opportunity, Pupil
 from classroom.tasks import recompute_pupils
 from engine.core import IllegalMove, Outcome
-from engine.registry import get_game
 
-from . import live, watching
+from . import live, selectors, watching
 from .models import GameSession, Move, Seat, Table
-from .presenters import presenter
+from .pages import engine_of, presenter
 
 BOT_PAUSE = timedelta(seconds=1.5)  # long enough for children to see the bot's turn coming
 SCHEDULE_SLACK = 0.05  # seconds after a move is due: a task a hair early would find it not due
@@ -68,6 +67,7 @@ def start_session(
     seating: dict[int, int] | None = None,
     seed: int | None = None,
     whole_class: bool = False,
+    team_size: int = 1,
 ) -> GameSession:
     """A session with its tables. `seating` maps a pupil id to a table number
     chosen by the teacher; everyone else is seated at random.
@@ -76,10 +76,13 @@ def start_session(
     and the teacher's screen turns the cards: each pupil has a table of one
     (their own row to lock) and the session counts the cards shown."""
     rng = random.Random(seed if seed is not None else secrets.randbits(32))
-    engine = get_game(game)
-    engine.new(options, 1, 0)  # refuses bad options before anything is written
+    engine = engine_of(game)
     if whole_class:
         table_size, bot_level, tablets, seating = 1, "", GameSession.Tablets.OWN, {}
+        team_size = 1
+    # Refuses bad options, and a table size the game can't be played at,
+    # before anything is written.
+    engine.new(options, table_size, 0)
     with transaction.atomic():
         session = GameSession.objects.create(
             classroom=classroom,
@@ -87,13 +90,15 @@ def start_session(
             game=game,
             options=options,
             table_size=table_size,
+            team_size=team_size,
             tablets=tablets,
             bot_level=bot_level,
             whole_class=whole_class,
             cards_shown=1 if whole_class else 0,
         )
         deck_seed = rng.randrange(2**31) if whole_class else None
-        for number, group in enumerate(_group(pupils, table_size, seating or {}, rng), start=1):
+        groups = _group(pupils, table_size * team_size, seating or {}, rng)
+        for number, group in enumerate(groups, start=1):
             _create_table(session, number, group, rng, seed=deck_seed)
     return session
 
@@ -123,11 +128,13 @@ def _group(
 def _create_table(
     session: GameSession, number: int, group: list[Pupil], rng, seed: int | None = None
 ) -> Table:
-    bots = max(0, session.table_size - len(group)) if session.bot_level else 0
-    players = len(group) + bots
+    # A team shares a seat: the pupils of the table, in order, fill each seat in turn.
+    teams = [group[i:i + session.team_size] for i in range(0, len(group), session.team_size)]
+    bots = max(0, session.table_size - len(teams)) if session.bot_level else 0
+    players = len(teams) + bots
     if seed is None:
         seed = rng.randrange(2**31)
-    state = get_game(session.game).new(session.options, players, seed)
+    state = engine_of(session.game).new(session.options, players, seed)
     table = Table.objects.create(
         session=session,
         number=number,
@@ -136,9 +143,9 @@ def _create_table(
         turn_started_at=timezone.now(),
     )
     Seat.objects.bulk_create(
-        [Seat(table=table, player=i, pupil=pupil) for i, pupil in enumerate(group)]
+        [Seat(table=table, player=i, pupil=pupil) for i, team in enumerate(teams) for pupil in team]
         + [
-            Seat(table=table, player=len(group) + i, bot_level=session.bot_level)
+            Seat(table=table, player=len(teams) + i, bot_level=session.bot_level)
             for i in range(bots)
         ]
     )
@@ -171,7 +178,7 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             number = last[0] if last else 0
             # In a whole-class game the late pupil gets the class's deck.
             deck_seed = last[1] if last and session.whole_class else None
-            for group in _group(late, session.table_size, {}, rng):
+            for group in _group(late, session.table_size * session.team_size, {}, rng):
                 number += 1
                 touched.append(_create_table(session, number, group, rng, seed=deck_seed))
     for table in touched:
@@ -258,6 +265,7 @@ def play(
     version: int | None,
     move_id: str,
     scene: str = "",
+    answering: int | None = None,
 ) -> PlayResult:
     with transaction.atomic():
         _hold_session(table_id)
@@ -273,7 +281,7 @@ def play(
             return PlayResult("replayed", table, earlier.events)
         if not table.session.is_running:
             return PlayResult("closed", table)
-        engine = get_game(table.session.game)
+        engine = engine_of(table.session.game)
         state = engine.from_json(table.state)
         if version != table.version and not _same_scene(table, pupil, state, scene):
             return PlayResult("stale", table)
@@ -293,7 +301,7 @@ def play(
             outcome = engine.apply(state, player, move)
         except IllegalMove as refusal:
             return PlayResult("refused", table, refusal=refusal)
-        acting = _pupil_of(table, player, pupil)
+        acting = _pupil_of(table, player, pupil, answering)
         try:
             with transaction.atomic():
                 _commit(table, state, outcome, player, acting, move, move_id or _auto_id())
@@ -327,12 +335,16 @@ def _hold_session(table_id: int) -> None:
         )
 
 
-def _pupil_of(table: Table, player: int, fallback: Pupil) -> Pupil:
-    """On a shared tablet the evidence belongs to the pupil whose turn it is."""
+def _pupil_of(table: Table, player: int, fallback: Pupil, answering: int | None = None) -> Pupil:
+    """Whose evidence a move is: the pupil a team's shared tablet says is
+    answering, else the one who sent it if they sit at this seat, else (a
+    shared tablet) the seat's first pupil."""
     seats = [s for s in table.seats.all() if s.player == player and s.pupil_id]
-    return next((s.pupil for s in seats if s.pupil_id == fallback.pk), None) or (
-        seats[0].pupil if seats else fallback
-    )
+    for wanted in (answering, fallback.pk):
+        chosen = next((s.pupil for s in seats if s.pupil_id == wanted), None)
+        if chosen is not None:
+            return chosen
+    return seats[0].pupil if seats else fallback
 
 
 def _auto_id() -> str:
@@ -384,13 +396,13 @@ def _commit(
     table.state = state.to_json()
     table.version += 1
     finished_before = table.finished
-    table.finished = get_game(table.session.game).result(state) is not None
+    table.finished = engine_of(table.session.game).result(state) is not None
     if table.finished and not finished_before:
         _refresh_reports(seat.pupil_id for seat in table.seats.all() if seat.pupil_id)
     table.save(update_fields=["state", "version", "turn_started_at", "finished", "updated_at"])
     _record_opportunities(table, state, events)
     if pupil is not None and any(e["kind"] == "calculated" for e in events):
-        _record_used(table, pupil, shown.used_skills(state))
+        _record_used(table, pupil, shown.used_skills(state, events))
     due = due_at(table, state)
     if table.session.whole_class:
         # A card turned just after this commit may bump the stamp before this
@@ -447,12 +459,27 @@ def _text(value: Any) -> Any:
 
 def _bot_seat(table: Table, state) -> Seat | None:
     """A computer player the game waits on, if any."""
-    if get_game(table.session.game).result(state) is not None:
+    if engine_of(table.session.game).result(state) is not None:
         return None
     waiting = presenter(table.session.game).waiting_on(state)
     return next(
         (s for s in table.seats.all() if s.player in waiting and s.pupil_id is None), None
     )
+
+
+def _bystander_bot(table: Table, state) -> tuple[Seat, list[dict[str, Any]]] | None:
+    """A computer player the game does not wait on that moves all the same
+    (NUM-X's out-of-turn Rainbow), with its moves; None when none does."""
+    shown = presenter(table.session.game)
+    if engine_of(table.session.game).result(state) is not None:
+        return None
+    waiting = shown.waiting_on(state)
+    for seat in table.seats.all():
+        if seat.pupil_id is None and seat.player not in waiting:
+            moves = shown.bystander_moves(state, seat.player, seat.bot_level, table.version)
+            if moves:
+                return seat, moves
+    return None
 
 
 def due_at(table: Table, state) -> float | None:
@@ -461,7 +488,7 @@ def due_at(table: Table, state) -> float | None:
     if table.finished or not table.session.is_running:
         return None
     moments = []
-    if _bot_seat(table, state) is not None:
+    if _bot_seat(table, state) is not None or _bystander_bot(table, state) is not None:
         moments.append(timezone.now() + BOT_PAUSE)
     seconds = presenter(table.session.game).deadline(state)
     if seconds:
@@ -490,20 +517,25 @@ def advance(table_id: int) -> bool:
         if table.finished or not table.session.is_running:
             live.publish(table.pk, live.stamp(table), None)
             return False
-        engine = get_game(table.session.game)
+        engine = engine_of(table.session.game)
         state = engine.from_json(table.state)
         late = _clock_move(table, state)
         if late is not None and late["type"] == "end":
             _apply_server_move(table, late)
             return True
-        seat = _bot_seat(table, state)
+        # A computer's out-of-turn move (a Rainbow) goes before the turn it interrupts.
+        bystander = _bystander_bot(table, state)
+        seat = bystander[0] if bystander else _bot_seat(table, state)
         if seat is not None:
             if (timezone.now() - table.updated_at) < BOT_PAUSE:
                 ready = (table.updated_at + BOT_PAUSE).timestamp()
                 transaction.on_commit(lambda: schedule_server_move(table.pk, ready))
                 return False
             shown = presenter(table.session.game)
-            for move in shown.bot_moves(state, seat.player, seat.bot_level, table.version):
+            moves = bystander[1] if bystander else shown.bot_moves(
+                state, seat.player, seat.bot_level, table.version
+            )
+            for move in moves:
                 _apply_server_move(table, move, player=seat.player)
             return True
         if late is not None:
@@ -528,7 +560,7 @@ def _clock_move(table: Table, state) -> dict[str, Any] | None:
 
 
 def _apply_server_move(table: Table, move: dict[str, Any], player: int | None = None) -> None:
-    engine = get_game(table.session.game)
+    engine = engine_of(table.session.game)
     state = engine.from_json(table.state)
     try:
         outcome = engine.apply(state, player, move)
@@ -579,3 +611,21 @@ def tables_for_pupil(pupil: Pupil) -> list[Table]:
 def play_list_of(pupil: Pupil) -> list[tuple[Table, str]]:
     """A pupil's running and paused tables, each with its game's name (their home page)."""
     return [(table, presenter(table.session.game).title) for table in tables_for_pupil(pupil)]
+
+
+def seat_late(session: GameSession) -> list[Pupil]:
+    """Seat every pupil who signed in after the start (``selectors.late_pupils``);
+    returns them, none when no one came late."""
+    late = selectors.late_pupils(session)
+    if late:
+        seat_late_pupils(session, late)
+    return late
+
+
+def advance_due(session: GameSession) -> None:
+    """The server moves now due at the session's tables (a bot, a clock), as
+    a tablet's poll makes them at its own table."""
+    ids = list(session.tables.values_list("pk", flat=True))
+    for pk, token in live.read_many(ids).items():
+        if token is not None and live.is_due(token):
+            advance(pk)

@@ -1,6 +1,9 @@
+from importlib import import_module
+
 from django.urls import path
 
-from .views import cards, play, push, teacher
+from .pages import PAGES
+from .views import play, push, teacher
 
 app_name = "games"
 
@@ -10,9 +13,12 @@ urlpatterns = [
     path("classes/<int:pk>/play/", teacher.session_new, name="session_new"),
     path("sessions/<int:pk>/", teacher.session_live, name="session_live"),
     path("sessions/<int:pk>/control/", teacher.session_control, name="session_control"),
-    path("sessions/<int:pk>/cards/", cards.session_cards, name="session_cards"),
-    path("sessions/<int:pk>/cards/next/", cards.session_next_card, name="session_next_card"),
     path("tables/<int:pk>/projector/", teacher.table_projector, name="table_projector"),
     path("tables/<int:pk>/", play.table_play, name="table_play"),
     path("tables/<int:pk>/move/", play.table_move, name="table_move"),
 ]
+# A game with pages of its own (NMBR 9's whole-class cards) names them in its
+# page package, in this namespace.
+for page in PAGES.values():
+    if page.urls:
+        urlpatterns += import_module(page.urls).urlpatterns

@@ -1,4 +1,4 @@
-"""The imports point one way: engine <- classroom <- games <- config.
+"""The imports point one way: engine <- learning <- classroom <- games <- config.
 
 Read from the source (ast, every import, also those inside functions), so a
 forbidden import fails here before anyone runs the page that makes it.

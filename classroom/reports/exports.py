@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from classroom import mastery
+from .services import MASTERED_RULE
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 CONTENT_TYPES = {
@@ -216,11 +216,7 @@ def to_pdf(report) -> bytes:
                         "is known; %(percent)d %% after at least %(count)d calculations "
                         "in %(games)d games or more reads “mastered”."
                     )
-                    % {
-                        "percent": round(mastery.MASTERED_ESTIMATE * 100),
-                        "count": mastery.MIN_ATTEMPTS,
-                        "games": mastery.MIN_GAMES,
-                    }
+                    % MASTERED_RULE
                 ),
                 small,
             )

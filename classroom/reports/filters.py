@@ -10,11 +10,9 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-GAME_NAMES = {
-    "numberquest": _("Number Quest"),
-    "ultimes": _("The track of ultimate numbers"),
-    "nmbr9": _("NMBR 9"),
-}
+# slug -> the game's name. Games are the floor above: the games app fills this
+# in when Django starts (games.apps), from its one list of games.
+GAME_NAMES: dict[str, str] = {}
 
 
 @dataclass(frozen=True)

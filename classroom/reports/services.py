@@ -3,13 +3,17 @@
 ``class_report`` is the one query behind the class report page and all three
 exports: they cannot disagree, and the filters carry over. Without filters it
 reads the ``PupilSkill`` snapshot the Celery tasks keep; with filters it
-streams the filtered attempts through ``classroom.mastery`` (a class is a few
+streams the filtered attempts through ``learning`` (a class is a few
 tens of thousands of rows: well under a second).
 
 ``recompute_pupils`` rewrites the snapshot. It streams attempts ordered by
 (pupil, created_at) from a server-side cursor as plain tuples into
-``mastery.summarise_stream``, one batch of pupils per query, so memory stays
-flat whatever the number of attempts, and upserts the summaries in bulk.
+``learning.tally.summarise_stream``, one batch of pupils per query, so memory
+stays flat whatever the number of attempts, and upserts the summaries in bulk.
+
+This module is the one place where Django meets ``learning``: model rows become
+``learning.records`` here, and the pages and exports read what comes back
+through here.
 """
 
 from __future__ import annotations
@@ -24,12 +28,21 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from classroom import mastery, roster
+from classroom import roster
 from classroom.models import Attempt, Classroom, Opportunity, Pupil, PupilSkill
+from learning import opportunities, trend, verdicts
+from learning.i18n import untranslated
+from learning.mistakes import MISTAKE_LABELS, calculation_text
+from learning.records import AttemptRecord, OpportunityRecord
+from learning.skills import OPERATIONS, in_report_order
+from learning.tally import MasteryAccumulator, PupilMastery, no_evidence, summarise_stream
+from learning.times_tables import FACTS, FactCell, TableCell
+from learning.verdicts import SkillSummary
 
 from .filters import GAME_NAMES, ReportFilters
 
-ATTEMPT_FIELDS = mastery.AttemptRecord._fields  # pupil_id, skill, ... created_at, game
+ATTEMPT_FIELDS = AttemptRecord._fields  # pupil_id, skill, ... created_at, game, session_id
+OPPORTUNITY_FIELDS = OpportunityRecord._fields  # pupil_id, roll, could, used, created_at
 CHUNK_SIZE = 5000
 PUPILS_PER_QUERY = 50
 
@@ -52,13 +65,20 @@ SUMMARY_FIELDS = (
     "help_total",
 )
 
+# What "mastered" asks for, in the words of the PDF's "how to read it".
+MASTERED_RULE = {
+    "percent": round(verdicts.MASTERED_ESTIMATE * 100),
+    "count": verdicts.MIN_ATTEMPTS,
+    "games": verdicts.MIN_GAMES,
+}
+
 # ------------------------------------------------------------------ streaming
 
 
 def attempt_records(
     pupil_ids: Sequence[int], filters: ReportFilters | None = None
-) -> Iterator[mastery.AttemptRecord]:
-    """Attempts of these pupils ordered by (pupil, created_at), as tuples."""
+) -> Iterator[AttemptRecord]:
+    """Attempts of these pupils ordered by (pupil, created_at), as records."""
     queryset = Attempt.objects.filter(pupil_id__in=list(pupil_ids))
     if filters is not None:
         queryset = filters.apply(queryset)
@@ -67,18 +87,22 @@ def attempt_records(
         .values_list(*ATTEMPT_FIELDS)
         .iterator(chunk_size=CHUNK_SIZE)
     )
-    make = mastery.AttemptRecord._make
-    return map(make, rows)
+    return map(AttemptRecord._make, rows)
 
 
-def opportunities_of(filters: ReportFilters | None = None) -> Callable[[int], Iterable]:
-    def rows(pupil_id: int):
+def opportunities_of(
+    filters: ReportFilters | None = None,
+) -> Callable[[int], Iterable[OpportunityRecord]]:
+    """A function giving one pupil's opportunities as records, oldest first."""
+
+    def records(pupil_id: int) -> Iterator[OpportunityRecord]:
         queryset = Opportunity.objects.filter(pupil_id=pupil_id)
         if filters is not None:
             queryset = filters.apply(queryset)
-        return queryset.order_by("created_at", "id").values("could", "used").iterator()
+        rows = queryset.order_by("created_at", "id").values_list(*OPPORTUNITY_FIELDS).iterator()
+        return map(OpportunityRecord._make, rows)
 
-    return rows
+    return records
 
 
 def _batches(ids: Sequence[int], size: int) -> Iterator[list[int]]:
@@ -93,10 +117,10 @@ def masteries(
     gettext=gettext,
     batch: int = PUPILS_PER_QUERY,
     on_batch: Callable[[list[int]], None] | None = None,
-) -> Iterator[tuple[int, mastery.PupilMastery]]:
+) -> Iterator[tuple[int, PupilMastery]]:
     """(pupil id, PupilMastery) for the pupils that have attempts, in id order."""
     for chunk in _batches(sorted(pupil_ids), batch):
-        yield from mastery.summarise_stream(
+        yield from summarise_stream(
             attempt_records(chunk, filters), opportunities_of(filters), gettext=gettext
         )
         if on_batch is not None:
@@ -125,8 +149,8 @@ def recompute_pupils(
                 updated_at=stamp,
                 **{name: getattr(summary, name) for name in SUMMARY_FIELDS},
             )
-            for pupil_id, result in mastery.summarise_stream(
-                attempt_records(chunk), opportunities_of()
+            for pupil_id, result in summarise_stream(
+                attempt_records(chunk), opportunities_of(), gettext=untranslated
             )  # English sentences in the database; pages translate again
             for skill, summary in result.skills.items()
         ]
@@ -146,11 +170,9 @@ def recompute_pupils(
     return written
 
 
-def summary_of(row: PupilSkill, gettext=gettext) -> mastery.SkillSummary:
-    summary = mastery.SkillSummary(
-        skill=row.skill, **{name: getattr(row, name) for name in SUMMARY_FIELDS}
-    )
-    return replace(summary, sentence=mastery.explain(summary, gettext))
+def summary_of(row: PupilSkill, gettext=gettext) -> SkillSummary:
+    summary = SkillSummary(skill=row.skill, **{name: getattr(row, name) for name in SUMMARY_FIELDS})
+    return replace(summary, sentence=verdicts.explain(summary, gettext))
 
 
 # ------------------------------------------------------------------ rows shown
@@ -161,14 +183,14 @@ def skill_name(skill: str) -> str:
 
 
 def status_label(status: str) -> str:
-    return gettext(mastery.STATUS_LABELS[status])
+    return gettext(verdicts.STATUS_LABELS[status])
 
 
 @dataclass(frozen=True)
 class Cell:
     """One pupil × skill: what the grid, the exports and "needs help" show."""
 
-    summary: mastery.SkillSummary
+    summary: SkillSummary
     label: str  # the status in words
 
     @property
@@ -188,7 +210,7 @@ class Cell:
         """None without evidence: the model's starting guess is no figure about a pupil."""
         if not self.summary.first_tries:
             return None
-        return mastery._percent(self.summary.estimate)
+        return verdicts.percent(self.summary.estimate)
 
     @property
     def median_seconds(self) -> float | None:
@@ -226,17 +248,8 @@ class ClassReport:
         return [(skill, skill_name(skill)) for skill in self.skills]
 
 
-def _cell(summary: mastery.SkillSummary) -> Cell:
+def _cell(summary: SkillSummary) -> Cell:
     return Cell(summary, status_label(summary.status))
-
-
-def _empty(skill: str) -> mastery.SkillSummary:
-    return mastery._SkillState().summary(skill, gettext)  # "not started"
-
-
-def _skill_order(skills: Iterable[str]) -> list[str]:
-    known = [skill for skill in mastery.SKILLS if skill in skills]
-    return known + sorted(set(skills) - set(known))
 
 
 def class_report(
@@ -248,7 +261,7 @@ def class_report(
     """The class report: page, CSV, XLSX and PDF all come from here."""
     filters = filters or ReportFilters()
     pupils = roster.label_each(classroom.pupils.all())
-    summaries: dict[int, dict[str, mastery.SkillSummary]] = {p.pk: {} for p in pupils}
+    summaries: dict[int, dict[str, SkillSummary]] = {p.pk: {} for p in pupils}
     updated_at = None
     if filters.is_empty:
         snapshot = PupilSkill.objects.filter(pupil__classroom=classroom)
@@ -260,10 +273,10 @@ def class_report(
             list(summaries), filters, batch=PUPILS_PER_QUERY, on_batch=on_batch
         ):
             summaries[pupil_id] = result.skills
-    skills = _skill_order(
-        {skill for by_skill in summaries.values() for skill in by_skill} | set(mastery.OPERATIONS)
+    skills = in_report_order(
+        {skill for by_skill in summaries.values() for skill in by_skill} | set(OPERATIONS)
     )
-    blank = {skill: _empty(skill) for skill in skills}
+    blank = {skill: no_evidence(skill, gettext) for skill in skills}
     rows = [
         PupilRow(p, [_cell(summaries[p.pk].get(skill) or blank[skill]) for skill in skills])
         for p in pupils
@@ -303,7 +316,7 @@ class Chart:
 CHART_W, CHART_H, CHART_PAD = 600, 180, 36
 
 
-def _chart(skill: str, points: list[mastery.TrendPoint]) -> Chart:
+def _chart(skill: str, points: list[trend.TrendPoint]) -> Chart:
     inner_w, inner_h = CHART_W - 2 * CHART_PAD, CHART_H - 2 * 16
     step = inner_w / max(1, len(points) - 1)
 
@@ -324,7 +337,7 @@ def _chart(skill: str, points: list[mastery.TrendPoint]) -> Chart:
                 "attempts": point.attempts,
                 "correct": point.correct,
                 "accuracy": round(point.accuracy * 100),
-                "estimate": mastery._percent(point.estimate),
+                "estimate": verdicts.percent(point.estimate),
             }
         )
     return Chart(
@@ -333,11 +346,11 @@ def _chart(skill: str, points: list[mastery.TrendPoint]) -> Chart:
         points=drawn,
         accuracy_line=" ".join(f"{p['x']},{p['y_accuracy']}" for p in drawn),
         estimate_line=" ".join(f"{p['x']},{p['y_estimate']}" for p in drawn),
-        threshold_y=y(mastery.MASTERED_ESTIMATE),
+        threshold_y=y(verdicts.MASTERED_ESTIMATE),
     )
 
 
-def _fact(fact: mastery.FactCell) -> dict:
+def _fact(fact: FactCell) -> dict:
     """A fact cell with a heat class 0 (no calculation) to 4 (all right)."""
     if not fact.total:
         heat = 0
@@ -347,8 +360,8 @@ def _fact(fact: mastery.FactCell) -> dict:
     return {"right": fact.right, "total": fact.total, "heat": heat}
 
 
-def _local_week(attempt) -> str:
-    return mastery.by_week({"created_at": timezone.localtime(attempt.created_at)})
+def _local_week(attempt: AttemptRecord) -> str:
+    return trend.by_week(attempt._replace(created_at=timezone.localtime(attempt.created_at)))
 
 
 @dataclass
@@ -356,12 +369,12 @@ class PupilReport:
     pupil: Pupil
     cells: list[Cell]
     charts: list[Chart]
-    tables: list[mastery.TableCell]
+    tables: list[TableCell]
     facts: list[dict]
     mistakes: list[dict]
     games: list[dict]
-    avoidance: list[tuple[mastery.Avoidance, str]]
-    fact_heads: tuple = tuple(mastery.FACTS)
+    avoidance: list[tuple[opportunities.Avoidance, str]]
+    fact_heads: tuple = tuple(FACTS)
 
     @property
     def fact_rows(self) -> list[dict]:
@@ -370,26 +383,26 @@ class PupilReport:
 
 def pupil_report(pupil: Pupil) -> PupilReport:
     attempts = list(attempt_records([pupil.pk]))
-    accumulator = mastery.MasteryAccumulator(pupil.pk)
+    accumulator = MasteryAccumulator(pupil.pk)
     for attempt in attempts:
         accumulator.add(attempt)
     for opportunity in opportunities_of()(pupil.pk):
         accumulator.add_opportunity(opportunity)
     result = accumulator.result(gettext)
-    skills = _skill_order(result.skills)
+    skills = in_report_order(result.skills)
     charts = [
-        _chart(skill, mastery.trend(attempts, skill, _local_week))
+        _chart(skill, trend.trend(attempts, skill, _local_week))
         for skill in skills
         if result.skills[skill].first_tries
     ]
     facts = [
-        {"a": a, "cells": [_fact(result.facts[(a, b)]) for b in mastery.FACTS]}
-        for a in mastery.FACTS
+        {"a": a, "cells": [_fact(result.facts[(a, b)]) for b in FACTS]}
+        for a in FACTS
     ]
     mistakes = [
         {
             "skill": skill_name(m.skill),
-            "kind": gettext(mastery.MISTAKE_LABELS.get(m.kind, mastery.MISTAKE_LABELS["other"])),
+            "kind": gettext(MISTAKE_LABELS.get(m.kind, MISTAKE_LABELS["other"])),
             "calculation": m.calculation,
             "created_at": m.created_at,
         }
@@ -403,7 +416,7 @@ def pupil_report(pupil: Pupil) -> PupilReport:
         facts=facts,
         mistakes=mistakes,
         games=games_played(pupil),
-        avoidance=[(a, mastery.explain(a, gettext)) for a in result.avoidance.values()],
+        avoidance=[(a, opportunities.explain(a, gettext)) for a in result.avoidance.values()],
     )
 
 
@@ -448,7 +461,7 @@ def games_played(pupil: Pupil) -> list[dict]:
 
 def _step_text(attempt) -> str:
     """As typed; the right answer in brackets only when it was wrong."""
-    text = mastery.calculation_text(
+    text = calculation_text(
         attempt.skill, attempt.operands, attempt.expected, attempt.given
     )
     return text if not attempt.correct else text.rsplit(" (", 1)[0]

@@ -12,10 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import devices, play_list, pupil_auth, roster, throttle
-from ..codes import normalise_class_code
+from .. import devices, play_list, pupil_auth, roster, selectors, throttle
 from ..forms import ClassCodeForm
-from ..models import Classroom
 from ..pictures import PASSWORD_LENGTH, PASSWORD_PICTURES
 from .access import pupil_required
 
@@ -36,10 +34,6 @@ def _record_wrong_code(request) -> None:
     throttle.record(f"code:addr:{devices.client_address(request)}", window)
 
 
-def _find_class(code: str) -> Classroom | None:
-    return Classroom.objects.active().filter(code=normalise_class_code(code)).first()
-
-
 def join(request):
     """Step 1: the class code (typed here, or carried by the QR code's link)."""
     devices.device_cookie(request)  # the code page gives a new tablet its device cookie
@@ -50,7 +44,7 @@ def join(request):
             form.add_error("code", _("Too many wrong codes. Ask your teacher, then wait a little."))
             status = 429
         else:
-            classroom = _find_class(form.cleaned_data["code"])
+            classroom = selectors.active_class_by_code(form.cleaned_data["code"])
             if classroom:
                 return redirect("classroom:join_class", code=classroom.code)
             _record_wrong_code(request)
@@ -75,7 +69,7 @@ def join_class(request, code: str):
     """Step 2: tap your name."""
     if _code_tries_exhausted(request):
         return _too_many_codes(request)
-    classroom = _find_class(code)
+    classroom = selectors.active_class_by_code(code)
     if classroom is None:
         return _refuse_code(request)
     pupils = roster.label_each(classroom.pupils.all())
@@ -86,8 +80,8 @@ def join_pupil(request, code: str, pupil_pk: int):
     """Step 3: tap your picture password, one picture per tap (no script needed)."""
     if _code_tries_exhausted(request):
         return _too_many_codes(request)
-    classroom = _find_class(code)
-    pupil = classroom.pupils.filter(pk=pupil_pk).first() if classroom else None
+    classroom = selectors.active_class_by_code(code)
+    pupil = selectors.pupil_in_class(classroom, pupil_pk)
     if pupil is None:
         return _refuse_code(request)
     roster.label_each([pupil])

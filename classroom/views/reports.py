@@ -11,7 +11,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import roster
+from .. import roster, selectors
 from ..models import ReportJob
 from ..reports import exports, jobs, services
 from ..reports.filters import ReportFilterForm, ReportFilters
@@ -37,17 +37,8 @@ def class_report(request, pk: int):
     classroom = own_classroom(request, pk)
     form, filters = _filters(request)
     report = services.class_report(classroom, filters)
-    shown = ReportJob.objects.filter(
-        teacher=request.user, classroom=classroom, status__in=ReportJob.ACTIVE
-    )
-    job_ids = set(shown.values_list("pk", flat=True))
     asked = request.GET.get("job", "")
-    if asked.isascii() and asked.isdigit() and len(asked) < 12:
-        job_ids |= set(
-            ReportJob.objects.filter(
-                pk=int(asked), teacher=request.user, classroom=classroom
-            ).values_list("pk", flat=True)
-        )
+    asked_job = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 12 else None
     query = urlencode(filters.as_params())
     return render(
         request,
@@ -58,7 +49,7 @@ def class_report(request, pk: int):
             "form": form,
             "filters": filters,
             "query": f"?{query}" if query else "",
-            "jobs": ReportJob.objects.filter(pk__in=job_ids).order_by("created_at"),
+            "jobs": selectors.report_jobs_shown(request.user, classroom, asked_job),
             "large": len(report.rows) > jobs.EXPORT_INLINE_LIMIT,
             "formats": ("csv", "xlsx", "pdf"),
         },

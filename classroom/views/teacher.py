@@ -8,27 +8,22 @@ import json
 import qrcode
 import qrcode.image.svg
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import privacy, roster
+from .. import privacy, roster, selectors, services
 from ..forms import ClassroomForm, CopyClassroomForm, PasteForm, PupilForm
-from ..models import Classroom, Pupil
-from ..pictures import AVATARS, PASSWORD_PICTURES, pick_avatar, random_picture_password
+from ..pictures import AVATARS, PASSWORD_PICTURES
 from .access import own_classroom, own_pupil, teacher_required
 
 
 @teacher_required
 def class_list(request):
-    classrooms = request.user.classrooms.all()
     show_archived = request.GET.get("archived") == "1"
-    if not show_archived:
-        classrooms = classrooms.active()
+    classrooms = selectors.classes_of(request.user, archived=show_archived)
     return render(
         request,
         "classroom/class_list.html",
@@ -60,7 +55,7 @@ def class_detail(request, pk: int):
             "classroom": classroom,
             "pupils": pupils,
             "join_url": join_url,
-            "sessions": classroom.sessions.order_by("-created_at")[:8],
+            "sessions": selectors.recent_sessions(classroom),
         },
     )
 
@@ -80,15 +75,10 @@ def class_edit(request, pk: int):
 @require_POST
 def class_archive(request, pk: int):
     classroom = own_classroom(request, pk)
-    if classroom.is_archived:
-        classroom.archived_at = None
-        messages.success(request, _("The class is back among your classes."))
-    else:
-        classroom.archived_at = timezone.now()
-        # Its pupils' sessions end with the archive; their table tokens too.
-        classroom.sign_out_everyone()
+    if services.class_archive_toggle(classroom):
         messages.success(request, _("Class archived. Its pupils can no longer sign in."))
-    classroom.save(update_fields=["archived_at"])
+    else:
+        messages.success(request, _("The class is back among your classes."))
     return redirect("classroom:class_detail", pk=classroom.pk)
 
 
@@ -102,24 +92,13 @@ def class_copy(request, pk: int):
         initial={"name": classroom.name, "school_year": f"{start}-{start + 1}"},
     )
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            copy = Classroom.objects.create(
-                teacher=request.user,
-                name=form.cleaned_data["name"],
-                school_year=form.cleaned_data["school_year"],
-                uses_picture_passwords=classroom.uses_picture_passwords,
-            )
-            if form.cleaned_data["copy_pupils"]:
-                Pupil.objects.bulk_create(
-                    Pupil(
-                        classroom=copy,
-                        first_name=p.first_name,
-                        initial=p.initial,
-                        avatar=p.avatar,
-                        picture_password=p.picture_password,
-                    )
-                    for p in classroom.pupils.all()
-                )
+        copy = services.class_copy(
+            classroom,
+            teacher=request.user,
+            name=form.cleaned_data["name"],
+            school_year=form.cleaned_data["school_year"],
+            copy_pupils=form.cleaned_data["copy_pupils"],
+        )
         messages.success(request, _("New class ready, with its own class code."))
         return redirect("classroom:class_detail", pk=copy.pk)
     return render(request, "classroom/class_copy.html", {"form": form, "classroom": classroom})
@@ -133,7 +112,7 @@ def pupils_add(request, pk: int):
     preview = None
     digest = ""
     if request.method == "POST" and form.is_valid():
-        existing = list(classroom.pupils.values_list("first_name", "initial"))
+        existing = selectors.names_in_class(classroom)
         preview = roster.parse_paste(form.cleaned_data["pupils"], existing)
         valid = [line for line in preview if not line.error]
         # The teacher confirms exactly the list they saw: an edit after the
@@ -141,21 +120,7 @@ def pupils_add(request, pk: int):
         digest = hashlib.sha256(form.cleaned_data["pupils"].encode()).hexdigest()
         confirmed = request.POST.get("confirm") and request.POST.get("previewed") == digest
         if confirmed and valid and not any(line.error for line in preview):
-            taken = set(classroom.pupils.values_list("avatar", flat=True))
-            new_pupils = []
-            for line in valid:
-                avatar = pick_avatar(taken)
-                taken.add(avatar)
-                new_pupils.append(
-                    Pupil(
-                        classroom=classroom,
-                        first_name=line.first_name,
-                        initial=line.initial,
-                        avatar=avatar,
-                        picture_password=random_picture_password(),
-                    )
-                )
-            Pupil.objects.bulk_create(new_pupils)
+            new_pupils = services.pupils_add(classroom, valid)
             messages.success(
                 request,
                 _("%(count)d pupils added.") % {"count": len(new_pupils)},
@@ -180,8 +145,7 @@ def pupil_edit(request, pk: int):
     form = PupilForm(request.POST or None, instance=pupil)
     if request.method == "POST":
         if "new_password" in request.POST:
-            pupil.picture_password = random_picture_password()
-            pupil.save(update_fields=["picture_password"])
+            services.picture_password_renew(pupil)
             messages.success(
                 request, _("New picture password for %(name)s.") % {"name": pupil.short_name}
             )

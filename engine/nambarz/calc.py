@@ -10,7 +10,7 @@ solver. Every intermediate result is a whole number >= 0 and division is exact
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from itertools import combinations
 
@@ -58,10 +58,17 @@ def _join(left: int, op: str, right: int) -> int | None:
 
 @cache
 def _chain_reaches(numbers: tuple[int, ...], target: int, ops: str) -> bool:
-    """Left to right, searched backwards from the target: the last card x and
-    its operation fix what the other cards must make."""
+    """Left to right, searched backwards from the target (see _last_steps)."""
     if len(numbers) == 1:
         return numbers[0] == target
+    return next(_last_steps(numbers, target, ops), None) is not None
+
+
+def _last_steps(numbers: tuple[int, ...], target: int,
+                ops: str) -> Iterator[tuple[int, str, tuple[int, ...], int]]:
+    """(last card, its operation, the other cards, what they must make) for
+    each way a left-to-right calculation can end on ``target``: the last card
+    and its operation fix what the other cards must make."""
     for index, last in enumerate(numbers):
         if index and numbers[index - 1] == last:
             continue
@@ -69,8 +76,7 @@ def _chain_reaches(numbers: tuple[int, ...], target: int, ops: str) -> bool:
         for op in ops:
             needed = _undo(target, op, last)
             if needed is not None and _chain_reaches(rest, needed, ops):
-                return True
-    return False
+                yield last, op, rest, needed
 
 
 @cache
@@ -191,16 +197,10 @@ def _solve_chain(numbers: tuple[int, ...], target: int,
                  ops: str) -> tuple[list[int], list[str]] | None:
     if len(numbers) == 1:
         return ([numbers[0]], []) if numbers[0] == target else None
-    for index, last in enumerate(numbers):
-        if index and numbers[index - 1] == last:
-            continue
-        rest = numbers[:index] + numbers[index + 1:]
-        for op in ops:
-            needed = _undo(target, op, last)
-            if needed is not None and _chain_reaches(rest, needed, ops):
-                found = _solve_chain(rest, needed, ops)
-                assert found is not None
-                return found[0] + [last], found[1] + [op]
+    for last, op, rest, needed in _last_steps(numbers, target, ops):
+        found = _solve_chain(rest, needed, ops)
+        assert found is not None
+        return found[0] + [last], found[1] + [op]
     return None
 
 

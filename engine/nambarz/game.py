@@ -54,8 +54,10 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    check_in_game,
     check_players,
     rank_by_score,
+    read_move_type,
 )
 from engine.nambarz.calc import (
     calculation_bonus,
@@ -91,10 +93,11 @@ FAMILY_WORD = {SYMBOL: "symbol", DRAWING: "drawing"}
 # A round where nobody can play nor draw ends after this many passes in a row
 # per player still holding cards (L: the rule book never meets it).
 BLOCKED_PASSES = 1
+UNREADABLE = "That move makes no sense."  # every "malformed" refusal says it
 
 
 def _malformed(field: str) -> IllegalMove:
-    return IllegalMove("That move makes no sense.", "malformed", field=field)
+    return IllegalMove(UNREADABLE, "malformed", field=field)
 
 
 def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -174,18 +177,11 @@ class Nambarz:
         return out
 
     def apply(self, state: NambarzState, player: int | None, move: dict[str, Any]) -> Outcome:
-        if not isinstance(move, dict):
-            raise _malformed("move")
-        kind = move.get("type")
-        if not isinstance(kind, str):
-            raise _malformed("type")
-        if kind not in MOVE_TYPES:
-            raise IllegalMove("I don't know that move.", "unknown_move", type=kind[:40])
+        kind = read_move_type(move, MOVE_TYPES, UNREADABLE)
         if state.over:
             raise IllegalMove("The game is over.", "game_over")
-        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
-                                   or not 0 <= player < state.players):
-            raise IllegalMove("You are not in this game.", "no_such_player", player=repr(player))
+        if player is not None:
+            check_in_game(player, state.players)
         if kind == "end":
             return Outcome(replace(state, over=True), (Event("game_over", None,
                                                              {"reason": "ended"}),))
@@ -344,7 +340,8 @@ class Nambarz:
         if part is not None:
             shown = _part_text(part, target.number, options)
             raise IllegalMove(f"{shown} already makes {target.number}: use fewer cards.",
-                              "not_simplest", part=list(part), target=target.number)
+                              "not_simplest", part=list(part), target=target.number,
+                              text=shown)
         if options.strict_simplest and _shorter_in_hand(state, player, target, k):
             raise IllegalMove(f"Fewer cards from your hand can make {target.number}: "
                               "use fewer cards.", "shorter_in_hand", target=target.number)

@@ -26,6 +26,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    check_in_game,
     check_players,
     rank_by_score,
     read_int_field,
@@ -173,9 +174,7 @@ class Nmbr9:
         return []
 
     def apply(self, state: Nmbr9State, player: int, move: dict[str, Any]) -> Outcome:
-        if isinstance(player, bool) or not isinstance(player, int) \
-                or not 0 <= player < state.players:
-            raise IllegalMove("You are not in this game.", "no_such_player", player=repr(player))
+        check_in_game(player, state.players)
         if not isinstance(move, dict):
             raise IllegalMove("That move makes no sense.", "malformed", field="move")
         kind = move.get("type")

@@ -32,7 +32,16 @@ from engine.arithmetic import (
     step_attempt,
     to_json_number,
 )
-from engine.core import Attempt, Dice, Event, IllegalMove, Outcome, Result, rank_by_score
+from engine.core import (
+    Attempt,
+    Dice,
+    Event,
+    IllegalMove,
+    Outcome,
+    Result,
+    rank_by_score,
+    read_move_type,
+)
 from engine.numberquest import board
 from engine.numberquest.variants import Options, Variant, makeable_numbers, resolve
 
@@ -159,7 +168,10 @@ def _event(kind: str, player: int | None, **data: Any) -> Event:
 # --------------------------------------------------------------------------- reading moves
 
 
-def _malformed(field: str, reason: str = "That move is not readable.") -> IllegalMove:
+UNREADABLE = "That move is not readable."  # what a "malformed" refusal says unless told
+
+
+def _malformed(field: str, reason: str = UNREADABLE) -> IllegalMove:
     return IllegalMove(reason, "malformed", field=field)
 
 
@@ -572,13 +584,7 @@ def apply(state: State, player: int | None, move: Any) -> Outcome:
     """Apply one move of ``player``; IllegalMove (never another exception) when
     the rules or the move's shape refuse it. ``player`` may be None for the
     server's own moves ("timeout", "end")."""
-    if not isinstance(move, dict):
-        raise _malformed("move")
-    kind = move.get("type")
-    if not isinstance(kind, str):
-        raise _malformed("type")
-    if kind not in MOVE_TYPES:
-        raise IllegalMove("I don't know that move.", "unknown_move", type=kind[:40])
+    kind = read_move_type(move, MOVE_TYPES, UNREADABLE)
     if state.phase == "over":
         raise IllegalMove("The game is over.", "game_over")
     if player is not None and (

@@ -16,6 +16,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    check_in_game,
     check_players,
     rank_by_score,
     read_int_field,
@@ -272,9 +273,7 @@ class Numx:
     # ------------------------------------------------------------------ apply
 
     def apply(self, state: NumxState, player: int, move: dict[str, Any]) -> Outcome:
-        if isinstance(player, bool) or not isinstance(player, int) \
-                or not 0 <= player < state.players:
-            raise IllegalMove("You are not in this game.", "no_such_player", player=repr(player))
+        check_in_game(player, state.players)
         if not isinstance(move, dict):
             raise IllegalMove("That move makes no sense.", "malformed", field="move")
         kind = move.get("type")

@@ -13,11 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from classroom.views.access import pupil_required
-from engine.registry import get_game
 
 from .. import live, poll_tokens, services, watching
 from ..models import GameSession, Seat, Table
-from ..presenters import presenter
+from ..pages import engine_of, presenter
 from .tables import poll_token, read_poll_token, table_context
 
 PLAYABLE = ["running", "paused", "ended"]
@@ -36,7 +35,7 @@ def _pupil_table(request, pk: int) -> Table:
 def _render(
     request, table: Table, pupil, status: int = 200, partial: bool | None = None, **extra
 ) -> HttpResponse:
-    state = get_game(table.session.game).from_json(table.state)
+    state = engine_of(table.session.game).from_json(table.state)
     player = services.player_for(table, pupil, state)
     context = table_context(table, player=player, pupil=pupil, **extra)
     partial = bool(request.htmx) if partial is None else partial
@@ -95,6 +94,7 @@ def table_move(request, pk: int):
         int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
         _tap_id(request.POST.get("move_id", "")),
         request.POST.get("seen", "")[:80],
+        _answering(request.POST.get("answering", "")),
     )
     # An applied move's table is the one play() saved, seats and pupils with it.
     table = outcome.table if outcome.status == "applied" else _pupil_table(request, pk)
@@ -111,6 +111,12 @@ def table_move(request, pk: int):
             return _answer(request, table, note=_("Time is up: the game is over."))
         return _answer(request, table, note=_("Time was up: the turn went to the next player."))
     return _answer(request, table, feedback=outcome.events)
+
+
+def _answering(posted: str) -> int | None:
+    """The team member a shared tablet says is answering; play() keeps it only
+    when that pupil sits at the seat that moves."""
+    return int(posted) if posted.isascii() and posted.isdigit() and len(posted) < 10 else None
 
 
 def _tap_id(posted: str) -> str:
@@ -186,6 +192,6 @@ def _refresh_token(pk: int):
     table = Table.objects.select_related("session").prefetch_related("seats").filter(pk=pk).first()
     if table is None:
         return None
-    state = get_game(table.session.game).from_json(table.state)
+    state = engine_of(table.session.game).from_json(table.state)
     live.publish(table.pk, live.stamp(table), services.due_at(table, state))
     return live.read(pk) or (live.stamp(table), None)

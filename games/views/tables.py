@@ -13,7 +13,7 @@ from classroom import roster
 
 from .. import live, poll_tokens, services, watching
 from ..models import Table
-from ..presenters import presenter
+from ..pages import presenter
 
 read_poll_token = poll_tokens.read
 
@@ -38,6 +38,18 @@ def seat_names(table: Table) -> dict[int, str]:
             bots += 1
             names.setdefault(seat.player, []).append(_("Computer %(n)d") % {"n": bots})
     return {player: " & ".join(parts) for player, parts in names.items()}
+
+
+def _team_answering(table: Table, player: int | None, pupil) -> list[tuple[int, str]]:
+    """On a shared tablet, the pupils of the team whose turn it is: the one
+    answering taps their name, and the calculations are theirs."""
+    if pupil is None or player is None or table.session.tablets != table.session.Tablets.SHARED:
+        return []
+    team = [s.pupil for s in table.seats.all() if s.player == player and s.pupil_id]
+    if len(team) < 2:
+        return []
+    labels = roster.labels(team)
+    return [(p.pk, labels[p.pk]) for p in team]
 
 
 def table_context(
@@ -98,6 +110,7 @@ def table_context(
         "you_slots": for_watchers,
     }
     context.update(shown.context(table, state, view, context))
+    context["team_answering"] = _team_answering(table, player, pupil)
     if for_watchers:
         for shown_player in context.get("players", []):
             shown_player["you"] = False

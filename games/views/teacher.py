@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from classroom.models import Attempt
 from classroom.views.access import own_classroom, teacher_required
 from engine.core import IllegalMove
 
-from .. import live, services
-from ..duration import duration_of, form_values
+from .. import selectors, services
 from ..forms import SessionForm
 from ..models import GameSession, Table
-from ..presenters import presenter
+from ..pages import PAGES, presenter
 from .tables import table_context
-
-SILENCE = timedelta(seconds=90)
-WRONG_IN_A_ROW = 3
 
 
 def own_session(request, pk: int) -> GameSession:
@@ -37,10 +29,11 @@ def session_new(request, pk: int):
     classroom = own_classroom(request, pk)
     pupils = list(classroom.pupils.all())
     signed_in = {p.pk for p in pupils if p.signed_in_at}
-    if request.htmx and request.GET.get("duration"):
-        # The teacher changed the variant: only the line saying how long it lasts.
-        duration = duration_of(form_values(request.GET))
-        return render(request, "games/_duration.html", {"duration": duration})
+    if request.htmx:
+        for page in PAGES.values():
+            preview = page.options_preview(request.GET)
+            if preview is not None:
+                return HttpResponse(preview)
     form = SessionForm(request.POST or None, pupils=pupils, signed_in=signed_in)
     if request.method == "POST" and form.is_valid():
         try:
@@ -51,6 +44,7 @@ def session_new(request, pk: int):
                 options=form.engine_options(),
                 pupils=form.cleaned_data["playing"],
                 table_size=form.cleaned_data["table_size"],
+                team_size=form.cleaned_data["team_size"],
                 tablets=form.cleaned_data["tablets"],
                 bot_level=form.cleaned_data["bot_level"] or "",
                 seating=form.cleaned_data["seating"],
@@ -70,56 +64,26 @@ def session_new(request, pk: int):
             "classroom": classroom,
             "form": form,
             "signed_in": len(signed_in),
-            "duration": duration_of(
-                form_values(request.POST) if form.is_bound else {"preset": form["preset"].value()}
-            ),
         },
     )
-
-
-def _stuck(table: Table, state_current: int | None) -> str:
-    """Why the pupil whose turn it is seems stuck, or ''."""
-    seats = [s for s in table.seats.all() if s.player == state_current and s.pupil_id]
-    if not seats or table.finished or not table.session.is_running:
-        return ""
-    recent = list(
-        Attempt.objects.filter(table=table, pupil_id=seats[0].pupil_id)
-        .order_by("-pk")
-        .values_list("correct", flat=True)[:WRONG_IN_A_ROW]
-    )
-    if len(recent) == WRONG_IN_A_ROW and not any(recent):
-        return _("three wrong steps in a row")
-    if timezone.now() - table.turn_started_at > SILENCE:
-        return _("no move for a while")
-    return ""
 
 
 def _live_tables(session: GameSession) -> list[dict]:
     tables = []
     for table in session.tables.prefetch_related("seats__pupil").order_by("number"):
         context = table_context(table, player=None, teacher=session.teacher)
-        context["stuck"] = _stuck(table, context["stuck_player"])
+        context["stuck"] = selectors.why_stuck(table, context["stuck_player"])
         tables.append(context)
     return tables
-
-
-def _live_version(session: GameSession) -> str:
-    """Changes when any table moves, and every 30 s so silences show up."""
-    ids = list(session.tables.values_list("pk", flat=True))
-    tokens = live.read_many(ids)
-    for pk, token in tokens.items():
-        if token is not None and live.is_due(token):
-            services.advance(pk)
-    versions = session.tables.order_by("number").values_list("version", flat=True)
-    bucket = int(timezone.now().timestamp() // 30)
-    cards = f"c{session.cards_shown}" if session.whole_class else ""
-    return f"{session.status}{cards}-{'.'.join(str(v) for v in versions)}-{bucket}"
 
 
 @teacher_required
 def session_live(request, pk: int):
     session = own_session(request, pk)
-    version = _live_version(session)
+    # Server moves now due are made before the version is read: the page
+    # polling is one of the ways a bot's move arrives.
+    services.advance_due(session)
+    version = selectors.live_version(session)
     if request.htmx and request.GET.get("v") == version:
         return HttpResponse(status=204)
     context = {
@@ -127,6 +91,7 @@ def session_live(request, pk: int):
         "tables": _live_tables(session),
         "live_version": version,
         "game_title": presenter(session.game).title,
+        "stylesheet": presenter(session.game).stylesheet,
     }
     template = "games/_live.html" if request.htmx else "games/session_live.html"
     return render(request, template, context)
@@ -145,17 +110,10 @@ def session_control(request, pk: int):
         services.set_status(session, GameSession.Status.ENDED)
         messages.success(request, _("The game is over. Its calculations are in the reports."))
     elif action == "seat_late":
-        # Only pupils who signed in after the start: those the teacher left out
-        # of the game when starting it stay out.
-        late = list(
-            session.classroom.pupils.filter(signed_in_at__gte=session.created_at)
-            .exclude(seats__table__session=session)
-            .order_by("first_name", "initial")
-        )
+        late = services.seat_late(session)
         if not late:
             messages.info(request, _("No pupil has signed in since the game started."))
         else:
-            services.seat_late_pupils(session, late)
             messages.success(
                 request,
                 _("Seated: %(names)s.") % {"names": ", ".join(p.short_name for p in late)},

@@ -4,7 +4,9 @@ document.addEventListener("click", (event) => {
   const key = event.target.closest("[data-key]");
   if (!key) return;
   const form = key.closest("form");
-  const box = form && form.querySelector("input[inputmode=numeric]");
+  // A form with several answer boxes marks the one being typed (data-active).
+  const box = form && (form.querySelector("input[inputmode=numeric][data-active]") ||
+    form.querySelector("input[inputmode=numeric]"));
   if (!box) return;
   const value = key.dataset.key;
   if (value === "back") box.value = box.value.slice(0, -1);

@@ -11,11 +11,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Attempt, PupilSkill, ReportJob
+from classroom.models import Attempt, Opportunity, PupilSkill, ReportJob
 from classroom.reports import exports, jobs, services
 from classroom.reports.filters import ReportFilters
 from games import services as game_services
 from games.models import GameSession, Seat, Table
+from learning import tally
+from learning.records import AttemptRecord, OpportunityRecord
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -62,6 +64,31 @@ def played(classroom, teacher, pupils):
     for (_row, when), saved in zip(rows, Attempt.objects.order_by("pk"), strict=True):
         Attempt.objects.filter(pk=saved.pk).update(created_at=when)
     return session
+
+
+def test_rows_reach_the_learning_package_as_records(played, pupils):
+    """The learning package reads records only: the services make them from rows."""
+    noah = pupils[1]
+    Opportunity.objects.create(
+        pupil=noah, session=played, table=played.tables.get(), game="numberquest",
+        roll=[6, 3, 2], could={"div": True}, used=["add"],
+    )  # fmt: skip
+    attempts = list(services.attempt_records([noah.pk]))
+    assert {type(record) for record in attempts} == {AttemptRecord}
+    first = attempts[0]
+    assert (first.pupil_id, first.skill, first.operands, first.expected, first.given) == (
+        noah.pk, "mul", ["7", "8"], "56", "54"
+    )
+    assert (first.correct, first.first_try, first.response_ms, first.game) == (
+        False, True, 4000, "numberquest"
+    )
+    turns = list(services.opportunities_of()(noah.pk))
+    assert turns == [
+        OpportunityRecord(noah.pk, [6, 3, 2], {"div": True}, ["add"], turns[0].created_at)
+    ]
+    streamed = dict(services.masteries([noah.pk], gettext=str))
+    assert streamed == tally.summarise(attempts, turns, gettext=str)
+    assert streamed[noah.pk].avoidance["div"].could == 1
 
 
 def test_recompute_writes_one_snapshot_row_per_pupil_and_skill(played, pupils):

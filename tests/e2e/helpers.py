@@ -8,7 +8,7 @@ from dataclasses import replace
 from playwright.sync_api import Page, expect
 
 from engine.numberquest.board import chain_connects, neighbours
-from engine.registry import get_game
+from games.pages import engine_of
 
 
 def sign_in_pupil(page: Page, base_url: str, code: str, pupil) -> None:
@@ -64,7 +64,7 @@ def nearly_finished(table) -> tuple[int, int]:
     """Cover a chain from 4 to 24 but for one square that the second player's
     roll makes, so the first player's turn does not end the game and the
     second's does. Returns (first player's number, second player's number)."""
-    engine = get_game("numberquest")
+    engine = engine_of("numberquest")
     state = engine.from_json(table.state)
     if state.current != 0:
         raise ValueError("the roll for who starts did not pick the first player")

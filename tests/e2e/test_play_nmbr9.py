@@ -15,7 +15,8 @@ from .helpers import sign_in_pupil
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The stack's viewBox starts this far before the board and is this much wider (games/stacks.py).
+# The stack's viewBox starts this far before the board and is this much wider
+# (games/pages/nmbr9/drawing.py).
 VIEW_MARGIN, VIEW_EXTRA = 0.15, 0.5
 
 

@@ -6,9 +6,9 @@ import pytest
 from playwright.sync_api import expect
 
 from classroom.models import Attempt
-from engine.registry import get_game
 from games import live, services
 from games.models import GameSession, Move
+from games.pages import engine_of
 
 from .helpers import add_first_two, nearly_finished, sign_in_pupil
 
@@ -64,7 +64,7 @@ def first_additions_table(classroom, teacher, pupils):
     table.seats.filter(pupil=lea).update(player=9)
     table.seats.filter(pupil=noah).update(player=1)
     table.seats.filter(pupil=lea).update(player=0)
-    state = get_game("numberquest").new(session.options, 2, WHOLE_GAME_SEED)
+    state = engine_of("numberquest").new(session.options, 2, WHOLE_GAME_SEED)
     table.seed, table.state = WHOLE_GAME_SEED, state.to_json()
     table.save(update_fields=["seed", "state"])
     live.bump(table.pk)
@@ -75,7 +75,7 @@ def test_two_pupils_play_a_whole_first_additions_game_from_the_first_roll_to_the
     live_server, browser, browser_context_args, classroom, pupils, first_additions_table
 ):
     table = first_additions_table
-    engine = get_game("numberquest")
+    engine = engine_of("numberquest")
     tablets = {
         player: tablet(browser, browser_context_args, live_server, classroom, pupil)
         for player, pupil in enumerate(pupils[:2])
@@ -159,7 +159,7 @@ def test_three_tablets_each_mark_their_own_pupil_while_two_watch(
     )
     table = session.tables.get()
     seats = {s.pupil_id: s.player for s in table.seats.all()}
-    current = get_game("numberquest").from_json(table.state).current
+    current = engine_of("numberquest").from_json(table.state).current
     pages = {}
     for pupil in pupils:
         pages[pupil.pk] = tablet(browser, browser_context_args, live_server, classroom, pupil)

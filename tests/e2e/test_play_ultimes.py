@@ -12,15 +12,15 @@ import pytest
 from playwright.sync_api import expect
 
 from classroom.models import Attempt
-from engine.registry import get_game
 from engine.ultimes import bot_moves, choose_dice
 from games import live, services
 from games.models import Move, Table
+from games.pages import engine_of
 
 from .helpers import sign_in_pupil
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ENGINE = get_game("ultimes")
+ENGINE = engine_of("ultimes")
 # Set NUMBO_SHOTS=/some/dir to keep a screenshot of each step (to look at the pages).
 SHOTS = os.environ.get("NUMBO_SHOTS")
 

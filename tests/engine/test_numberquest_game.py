@@ -11,7 +11,6 @@ from engine.core import IllegalMove
 from engine.numberquest import GAME, bot_moves
 from engine.numberquest.game import State
 from engine.numberquest.variants import validate_variant
-from engine.registry import get_game
 
 FAST = settings(max_examples=25, deadline=None)
 
@@ -57,10 +56,6 @@ def classic():
 
 
 # ------------------------------------------------------------------ setup
-
-
-def test_registry_serves_number_quest():
-    assert get_game("numberquest") is GAME
 
 
 @pytest.mark.parametrize(

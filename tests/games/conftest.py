@@ -1,8 +1,8 @@
 import pytest
 
-from engine.registry import get_game
 from games import services
 from games.models import GameSession
+from games.pages import engine_of
 
 
 def one_table(classroom, teacher, chosen, *, game, options, players=None, bot_level="",
@@ -46,7 +46,7 @@ def start(classroom, teacher, pupils):
 
 def state_of(table):
     table.refresh_from_db()
-    return get_game("numberquest").from_json(table.state)
+    return engine_of("numberquest").from_json(table.state)
 
 
 def a_right_step(state):

@@ -522,7 +522,7 @@ def test_a_pupil_who_counted_sees_the_class_ranking(start, pupil_client, pupils)
 
 
 def test_the_stack_picture_shows_every_tile_and_its_level():
-    from games.stacks import stack_picture
+    from games.pages.nmbr9.drawing import stack_picture
 
     state = GAME.new({}, 1, 4)
     while state.card is not None:

@@ -7,9 +7,9 @@ import time
 import pytest
 from django.db import connection, connections, transaction
 
-from engine.registry import get_game
 from games import services
 from games.models import GameSession
+from games.pages import engine_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,7 +24,7 @@ def track_table(classroom, teacher, pupils):
         seating={p.pk: 1 for p in pupils}, seed=3,
     )
     table = session.tables.get()
-    state = get_game("ultimes").from_json(table.state)
+    state = engine_of("ultimes").from_json(table.state)
     assert state.phase == "sum"
     playing = table.seats.get(player=state.turn).pupil
     return session, table, {"type": "sum", "value": sum(state.dice)}, playing

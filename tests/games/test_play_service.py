@@ -3,9 +3,9 @@
 import pytest
 
 from classroom.models import Attempt, Opportunity
-from engine.registry import get_game
 from games import services
 from games.models import GameSession, Move
+from games.pages import engine_of
 
 from .conftest import a_right_step, state_of
 
@@ -102,7 +102,7 @@ def _let_the_bot_move(table):
 
 def test_the_move_log_replays_to_the_same_state(start, pupils):
     session, table = start(players=1, bot_level="greedy")
-    engine = get_game("numberquest")
+    engine = engine_of("numberquest")
     for _ in range(3):
         for move in engine.bot_moves(state_of(table), 0, "beginner", 1):
             assert services.play(table.pk, pupils[0], move, table.version, "").status == "applied"

@@ -10,16 +10,16 @@ import pytest
 from django.urls import reverse
 
 from classroom.models import Attempt
-from engine.registry import get_game
 from games import live, services
 from games.models import GameSession, Move
+from games.pages import engine_of
 from tests.conftest import tap_pictures
 
 from .conftest import one_table
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-ENGINE = get_game("ultimes")
+ENGINE = engine_of("ultimes")
 
 
 @pytest.fixture

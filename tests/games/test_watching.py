@@ -7,9 +7,9 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from engine.registry import get_game
 from games import services, watching
 from games.models import GameSession, Table
+from games.pages import engine_of
 from games.views.tables import poll_token, table_context
 
 from .conftest import a_right_step, one_table, state_of
@@ -27,7 +27,7 @@ def own_page(table, pupil) -> str:
     """The page this pupil's poll rendered before pages were shared."""
     found = Table.objects.select_related("session").prefetch_related("seats__pupil")
     table = found.get(pk=table.pk)
-    state = get_game(table.session.game).from_json(table.state)
+    state = engine_of(table.session.game).from_json(table.state)
     player = services.player_for(table, pupil, state)
     context = table_context(table, player=player, pupil=pupil)
     return render_to_string(f"games/{table.session.game}/_table.html", context)
@@ -138,7 +138,7 @@ def test_track_watchers_share_one_render_too(classroom, teacher, pupils, client)
     session, table = one_table(
         classroom, teacher, pupils, game="ultimes", options={}, seed=3, ordered=False
     )
-    state = get_game("ultimes").from_json(table.state)
+    state = engine_of("ultimes").from_json(table.state)
     playing = table.seats.get(player=state.turn).pupil
     watchers = [p for p in pupils if p != playing]
     first = poll(client, table, watchers[0], version="").content.decode()

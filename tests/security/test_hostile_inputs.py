@@ -5,7 +5,7 @@ What is attacked is found, not listed:
 - the forms: every page of the URL resolver is opened as a visitor, a pupil
   and the class's teacher, and every form on it (and every htmx element that
   sends values of its own) is sent back with each field forged in turn;
-- the moves: every game of the registry (games.presenters.PRESENTERS) gets a
+- the moves: every game of the registry (games.pages.PAGES) gets a
   table, and each field its presenter reads (``move_fields``) is forged in a
   move that is otherwise the legal one its computer player would make.
 
@@ -28,9 +28,8 @@ import pytest
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from engine.registry import get_game
 from games.models import GameSession
-from games.presenters import PRESENTERS
+from games.pages import PAGES
 from games.views.tables import poll_token
 from tests.conftest import tap_pictures
 
@@ -182,7 +181,7 @@ def a_table_of(slug: str, school: School):
         tablets=GameSession.Tablets.OWN,
     )
     table = session.tables.get()
-    shown = PRESENTERS[slug]
+    shown = PAGES[slug]
     state = shown.engine.from_json(table.state)
     player = min(shown.waiting_on(state))
     seat = table.seats.get(player=player)
@@ -191,20 +190,35 @@ def a_table_of(slug: str, school: School):
     return table, state, player, seat.pupil, tablet
 
 
-@pytest.mark.parametrize("slug", sorted(PRESENTERS))
+def form_of(move: dict) -> dict[str, list[str]]:
+    """An engine move as a tablet's form sends it: lists joined by commas (the
+    presenters read them so), its type apart."""
+    return {
+        name: [",".join(map(str, value)) if isinstance(value, list | tuple) else str(value)]
+        for name, value in move.items()
+        if name != "type" and value is not None
+    }
+
+
+@pytest.mark.parametrize("slug", sorted(PAGES))
 def test_forged_moves_of_every_game_are_refused_and_change_nothing(slug, school):
     attack = Attack()
-    shown = PRESENTERS[slug]
+    shown = PAGES[slug]
     table, state, player, pupil, tablet = a_table_of(slug, school)
     legal = shown.bot_moves(state, player, "", 5)[0]
     kind = legal["type"]
     path = f"/tables/{table.pk}/move/"
+    own_fields = {
+        move_type: tuple(fields) for move_type, fields in shown.move_fields.items()
+    }
+    # The legal move's own fields, whether the presenter lists them or reads them itself.
+    own_fields[kind] = tuple(dict.fromkeys([*own_fields.get(kind, ()), *form_of(legal)]))
 
     def sent(move_type: str) -> dict[str, list[str]]:
         if move_type == kind:
-            fields = {name: [str(legal[name])] for name in shown.move_fields[kind] if name in legal}
+            fields = form_of(legal)
         else:
-            fields = {name: ["1"] for name in shown.move_fields[move_type]}
+            fields = {name: ["1"] for name in own_fields[move_type]}
         return {"type": [move_type], **fields, "version": [str(table.version)],
                 "move_id": ["a1b2c3"]}
 
@@ -214,9 +228,9 @@ def test_forged_moves_of_every_game_are_refused_and_change_nothing(slug, school)
     assert status == 200 and any(c.label == "games.Move" for c in changed), (slug, legal, changed)
     honest_kinds = {c.kind for c in changed}
 
-    for move_type in shown.move_fields:
+    for move_type in own_fields:
         # The type once, in the legal move; each type's own fields in a move of that type.
-        for name in (("type",) if move_type == kind else ()) + shown.move_fields[move_type]:
+        for name in (("type",) if move_type == kind else ()) + own_fields[move_type]:
             for forged in forge(sent(move_type), name):
                 where = f"{slug} {move_type}.{name}={forged.label}"
                 attack.check(where, *attack.effect(tablet, "post", path, forged, HTMX),
@@ -227,6 +241,23 @@ def test_forged_moves_of_every_game_are_refused_and_change_nothing(slug, school)
             where = f"{slug} {name}={forged.label}"
             attack.check(where, *attack.effect(tablet, "post", path, forged, HTMX),
                          allowed=lambda c: c.kind in honest_kinds)
+    # Every move form and tap the pupil's page offers, as the page fills it: a
+    # forged field changes nothing the honest one would not.
+    page = tablet.get(f"/tables/{table.pk}/").content.decode()
+    for form in forms_on(page, f"/tables/{table.pk}/"):
+        if view_name(form.action) != "games:table_move":
+            continue
+        values = form.values()
+        _status, changed, _unclean = attack.effect(tablet, "post", path,
+                                                   Forged("honest", values), HTMX)
+        kinds = {c.kind for c in changed}
+        for name in fields_to_forge(form):
+            if name in ("version", "move_id", "seen"):
+                continue
+            for forged in forge(values, name):
+                where = f"{slug} page form {values.get('type')} {name}={forged.label}"
+                attack.check(where, *attack.effect(tablet, "post", path, forged, HTMX),
+                             allowed=lambda c, kinds=kinds: c.kind in kinds)
     # The poll and the push stream read their token and version from the address.
     token = poll_token(table, pupil.pk, None, pupil.sign_in_generation)
     for name, endpoint in (("t", "poll"), ("v", "poll"), ("t", "events")):
@@ -250,10 +281,17 @@ def test_the_forged_list_holds_what_the_issue_names():
     assert {"repeated, forged last", "missing", "a file", "JSON body"} <= shapes
 
 
-def test_every_game_of_the_registry_has_moves_to_forge():
-    from engine.registry import slugs
+def test_every_game_of_the_registry_reads_back_the_moves_its_computer_makes(school):
+    """What the moves test rests on: a computer player's move, sent as a form,
+    is the same move once the game's presenter has read it."""
+    from django.http import QueryDict
 
-    assert set(slugs()) == set(PRESENTERS)
-    for slug in slugs():
-        assert PRESENTERS[slug].move_fields, slug
-        assert get_game(slug)
+    for slug, page in PAGES.items():
+        table, state, player, _pupil, _tablet = a_table_of(slug, school)
+        move = page.bot_moves(state, player, "", 5)[0]
+        form = QueryDict(mutable=True)
+        form.setlist("type", [move["type"]])
+        for name, values in form_of(move).items():
+            form.setlist(name, values)
+        assert page.read_move(form) == move, slug
+        table.session.delete()

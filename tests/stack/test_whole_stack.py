@@ -36,7 +36,7 @@ from classroom.models import Attempt, Classroom, Pupil, PupilSkill, ReportJob, T
 from classroom.reports import services as report_services
 from games import services
 from games.models import Move, Table
-from games.presenters import presenter
+from games.pages import presenter
 
 from . import compose
 from .browser import Browser, poll_token

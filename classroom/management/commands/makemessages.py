@@ -1,5 +1,5 @@
 """Django's makemessages, also extracting the ``N_("...")`` markers of
-classroom.mastery (its sentences are plain Python, translated where shown)."""
+the learning package (its sentences are plain Python, translated where shown)."""
 
 from django.core.management.commands import makemessages
 

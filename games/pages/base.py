@@ -1,0 +1,240 @@
+"""The presenter contract and the defaults most games share."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.http import QueryDict
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+from engine.core import Game, IllegalMove
+
+# A player's colour on every board, and its name for those who can't see it.
+PLAYER_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825"]
+PLAYER_COLOUR_NAMES = ["red", "blue", "green", "yellow"]
+
+MAX_FIELD = 40  # no move field needs more; a huge paste is cut before it reaches the engine
+
+
+_drawn: OrderedDict[tuple, str] = OrderedDict()
+_drawn_lock = threading.Lock()
+DRAWN_MAX = 256  # a board is 15-25 kB: a class or three of tables, some MB per process
+
+
+# A board whose squares are buttons carries the table's version and the tap's
+# id; it is drawn with these slots and each request fills in its own values.
+VERSION_SLOT = "board-version-slot"
+TAP_SLOT = "board-tap-slot"
+
+
+def drawn_once(kind: str, what: Hashable, draw: Callable[[], str],
+               fill: dict[str, str] | None = None) -> str:
+    """A board's SVG, drawn once per process for what it shows.
+
+    ``what`` must name everything ``draw`` reads (the tokens, the pawns, the
+    names, which squares are buttons); boards that show the same are drawn
+    once and served to every tablet at every table until they change. Most
+    moves (a calculation step, a pass) change no square, so the key is the
+    board's content, not the table's version. ``fill`` maps the slots a
+    board of buttons was drawn with (VERSION_SLOT, TAP_SLOT) to this
+    request's values. Kept in the process, not in Redis: a hit costs a dict
+    lookup, not a round trip."""
+    key = (kind, what, get_language())
+    with _drawn_lock:
+        html = _drawn.get(key)
+        if html is not None:
+            _drawn.move_to_end(key)
+    if html is None:
+        html = draw()
+        with _drawn_lock:
+            _drawn[key] = html
+            if len(_drawn) > DRAWN_MAX:
+                _drawn.popitem(last=False)
+    for slot, value in (fill or {}).items():
+        html = html.replace(slot, value)
+    return mark_safe(html)  # noqa: S308 - our own rendered template
+
+
+@dataclass(frozen=True)
+class FeedbackLine:
+    text: str
+    wrong: bool = False
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Presenter:
+    """Subclass per game. ``move_fields`` maps a move type to the form fields
+    it reads; fields in ``number_fields`` must be whole numbers."""
+
+    slug: str = ""
+    title: str = ""
+    # The line that names the game on the start form.
+    pitch: str = ""
+    engine: Game
+    # The game's own fields on the start form (a Form class whose
+    # ``engine_options(second_chance)`` gives the engine's options) and the
+    # template that lays them out with the name ``options``.
+    options_form: type[forms.Form]
+    # The game's own stylesheet (under static/), for the pages that show its
+    # boards beside other things: the live view.
+    stylesheet: str | None = None
+    # Whether the start form's "second chance after a wrong step" means
+    # something in this game.
+    second_chance: bool = True
+    # The module of the game's own pages (its ``urlpatterns``), if it has some.
+    urls: str | None = None
+    move_fields: dict[str, tuple[str, ...]] = {}
+    number_fields: frozenset[str] = frozenset()
+    signed_fields: frozenset[str] = frozenset()
+
+    @property
+    def options_template(self) -> str:
+        return f"games/{self.slug}/_options.html"
+
+    def options_preview(self, query: QueryDict) -> str | None:
+        """A part of the start form redrawn while the teacher chooses (htmx),
+        when ``query`` asks for one; None otherwise."""
+        return None
+
+    # ------------------------------------------------------------------ moves
+
+    def read_move(self, post: QueryDict) -> dict[str, Any] | None:
+        """The move a form posted, as the engine wants it; None if the type is
+        unknown, and ``{"type": ..., "invalid": field}`` for a field that is
+        not what it must be (the page says which)."""
+        kind = post.get("type", "")
+        if kind not in self.move_fields:
+            return None
+        move: dict[str, Any] = {"type": kind}
+        for name in self.move_fields[kind]:
+            raw = post.get(name, "").strip()[:MAX_FIELD]
+            if name in self.number_fields:
+                digits = raw[1:] if name in self.signed_fields and raw.startswith("-") else raw
+                # isdigit() alone accepts "²" and other digits int() refuses.
+                if not (digits.isascii() and digits.isdigit()):
+                    return {"type": kind, "invalid": name}
+                move[name] = int(raw)
+            else:
+                move[name] = raw
+        return move
+
+    def invalid_note(self, move: dict[str, Any] | None) -> str:
+        """What the pupil reads when ``read_move`` refused the form."""
+        from django.utils.translation import gettext as _
+
+        return _("Type a number with the keypad.")
+
+    def check(self, table, state, player: int, move: dict[str, Any]) -> None:
+        """A rule of the session beyond the engine's (raise IllegalMove)."""
+
+    # ------------------------------------------------------------------ turns
+
+    def waiting_on(self, state) -> set[int]:
+        """The players the game waits on now (for turn-based games, one)."""
+        current = getattr(state, "current", None)
+        return set() if current is None else {current}
+
+    def current(self, state) -> int | None:
+        """The one player whose turn it is, or None in a game everyone plays at once."""
+        return getattr(state, "current", None)
+
+    def scene(self, state, player: int | None) -> str:
+        """What a player's move depends on. A move sent from an older version
+        of the table still goes through when the player's scene is the same
+        now: in a game everyone plays at once, another player's move (a
+        computer's, often) must not send a child back to redo theirs. ''
+        (the default): any change makes an older move stale."""
+        return ""
+
+    def turn_key(self, state) -> Any:
+        """Changes when a new turn starts: the clock of timed turns restarts."""
+        return (getattr(state, "current", None), getattr(state, "turn", None))
+
+    def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def bystander_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
+        """Moves a computer player makes now though the game does not wait on
+        it (NUM-X's out-of-turn Rainbow); none in most games. Asked after every
+        move for each such computer player: it must be cheap when it says no."""
+        return []
+
+    # Games of open information, where every player the game is not waiting on
+    # sees the same page but for the "(you)" mark (games.watching).
+    watchers_share_a_page = False
+
+    def watching(self, table, state, player: int | None) -> bool:
+        """Whether this player, on their own tablet, sees the watchers' page:
+        the game goes on without them and no clock ticks on the page."""
+        return (
+            self.watchers_share_a_page
+            and player is not None
+            and table.session.tablets == table.session.Tablets.OWN
+            and self.engine.result(state) is None
+            and player not in self.waiting_on(state)
+            and not self.deadline(state)
+        )
+
+    def deadline(self, state) -> int | None:
+        """Seconds per turn when turns are timed."""
+        return None
+
+    def time_limit_minutes(self, state) -> int | None:
+        """Minutes after which the server ends the game."""
+        return None
+
+    # ------------------------------------------------------------------ evidence
+
+    def opportunities(self, state, events: list[dict[str, Any]]):
+        """``(player, roll, could)`` when a turn just offered a choice of
+        operations worth recording, else None."""
+        return None
+
+    def used_skills(self, state, events: list[dict[str, Any]] = ()) -> list[str] | None:
+        """The skills of the calculation a pupil just finished (``events`` are
+        its move's), to set beside the turn's opportunity."""
+        return None
+
+    # ------------------------------------------------------------------ pages
+
+    def event_text(self, event: dict[str, Any], names: dict[int, str]) -> str:
+        return ""
+
+    # Events that tell a pupil their answer was not right, whatever the game.
+    wrong_kinds = frozenset({"wrong_step", "try_again", "could_have_made"})
+
+    def is_wrong(self, event: dict[str, Any]) -> bool:
+        """Whether an event's line tells the pupil they were wrong: the page
+        shows it apart from right answers."""
+        return event.get("kind") in self.wrong_kinds or (event.get("data") or {}).get(
+            "correct"
+        ) is False
+
+    def feedback(self, events: list[dict[str, Any]], names: dict[int, str]) -> list[FeedbackLine]:
+        """The lines a pupil reads about the move they just made."""
+        lines = (FeedbackLine(self.event_text(e, names), self.is_wrong(e)) for e in events)
+        return [line for line in lines if line.text]
+
+    def refusal(self, error: IllegalMove) -> str:
+        from games import narration
+
+        return narration.refusal(error)
+
+    def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+        """The game's part of a table's template context. ``base`` holds what
+        every game has (table, session, names, player, pupil, move_id...).
+
+        Must give: ``players`` (index, name, colour, score, current, you,
+        winner), ``board_html`` (the board, also shown small on the live view),
+        ``your_turn``, ``current_name``, ``log``, ``last_calculation``,
+        ``over``, ``stuck_player`` (whose silence the live view watches) and
+        ``handover_name`` (shared tablets)."""
+        raise NotImplementedError

@@ -1,0 +1,65 @@
+"""Nambarz cards as pictures: what a child tells apart at a glance.
+
+A symbol card is white with a blue frame and diamonds in its corners; a
+drawing card is cream with a green frame and its animal in a coloured disc; a
+joker is purple with what it does. The number is always the largest thing on
+the card. Only cards a page may show come here: a pupil's own hand, the
+discard, a card just drawn by the pupil who drew it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+# The animal table of the engine is a reconstruction (engine.nambarz.cards):
+# only the bee, the hippo and the cat are known. The placeholders A1..A7 get
+# names and colours here so that pupils can tell them apart; replace both
+# tables together when the real one is known.
+ANIMALS: dict[str, tuple[Any, str]] = {
+    "abeille": (_("bee"), "#f9a825"),
+    "hippopotame": (_("hippo"), "#7e57c2"),
+    "chat": (_("cat"), "#ef6c00"),
+    "A1": (_("fox"), "#d84315"),
+    "A2": (_("owl"), "#6d4c41"),
+    "A3": (_("frog"), "#43a047"),
+    "A4": (_("fish"), "#039be5"),
+    "A5": (_("duck"), "#fdd835"),
+    "A6": (_("mouse"), "#78909c"),
+    "A7": (_("snail"), "#ec407a"),
+}
+
+JOKERS: dict[str, tuple[Any, Any, str]] = {
+    # kind: (what a child reads on the card, what it does, the sign drawn)
+    "change_number": (_("number"), _("The next card must be a symbol card (any number)."), "⇄"),
+    "change_drawing": (_("drawing"), _("The next card must be a drawing card (any animal)."), "⇄"),
+    "change_any": (_("any card"), _("The next card can be any symbol or drawing card."), "⇄"),
+    "replay": (_("again"), _("Play again: lay another card on the same target."), "↻"),
+}
+
+
+def card(data: dict[str, Any]) -> dict[str, Any]:
+    """A card of the engine's view (``Card.to_json``) with what its picture needs."""
+    shown = dict(data)
+    shown["name"] = label(data)
+    if data.get("animal"):
+        animal, colour = ANIMALS.get(data["animal"], (data["animal"], "#607d8b"))
+        shown["animal_name"] = str(animal)
+        shown["animal_colour"] = colour
+        shown["animal_letter"] = str(animal)[:1].upper()
+    if data.get("joker"):
+        caption, meaning, sign = JOKERS[data["joker"]]
+        shown["caption"] = str(caption)
+        shown["meaning"] = str(meaning)
+        shown["sign"] = sign
+    return shown
+
+
+def label(data: dict[str, Any]) -> str:
+    """How the page names a card: "3", "8-bee", "joker: again"."""
+    if data.get("joker"):
+        return str(_("joker: %(what)s") % {"what": JOKERS[data["joker"]][0]})
+    if data.get("animal"):
+        return f"{data['number']}-{ANIMALS.get(data['animal'], (data['animal'],))[0]}"
+    return str(data.get("number"))

@@ -1,0 +1,131 @@
+"""Whole-class NMBR 9: the teacher's screen that turns the cards.
+
+Every pupil plays alone with the class's deck; this page (meant for the
+projector) shows the card turned last, big, how many pupils have placed it,
+the button that turns the next one and, at the end, the class ranking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from classroom import roster
+from classroom.views.access import teacher_required
+from engine.nmbr9 import GAME, phase
+from games import services
+from games.models import GameSession
+from games.views.teacher import own_session
+
+from . import drawing as stacks
+from .presenter import class_ranking
+
+NAMES_SHOWN = 8  # "still placing: ..." names the laggards when there are few of them
+
+
+class NotWholeClass(Exception):
+    """A teacher's own session that is played at tables: no cards to turn here."""
+
+    def __init__(self, session: GameSession) -> None:
+        self.session = session
+
+
+def _whole_class_session(request, pk: int) -> GameSession:
+    session = own_session(request, pk)
+    if session.game != "nmbr9" or not session.whole_class:
+        raise NotWholeClass(session)
+    return session
+
+
+def _to_live_view(request, session: GameSession):
+    # A bookmark or a back button brings a teacher here from a game played at
+    # tables: say where its cards are instead of a bare "not found".
+    messages.info(
+        request,
+        _("This game is played at tables: each table turns its own cards. Here is the live view."),
+    )
+    return redirect("games:session_live", pk=session.pk)
+
+
+def cards_version(session: GameSession) -> str:
+    """Changes when a card is turned, a pupil moves or the session pauses."""
+    versions = session.tables.order_by("number").values_list("version", flat=True)
+    return f"{session.status}-{session.cards_shown}-{'.'.join(str(v) for v in versions)}"
+
+
+def cards_context(session: GameSession) -> dict[str, Any]:
+    tables = list(session.tables.prefetch_related("seats__pupil").order_by("number"))
+    labels = roster.labels([s.pupil for t in tables for s in t.seats.all() if s.pupil_id])
+    names = {
+        t.pk: " & ".join(labels[s.pupil_id] for s in t.seats.all() if s.pupil_id) or "?"
+        for t in tables
+    }
+    deck = tables[0].state["deck"] if tables else []
+    shown = min(session.cards_shown, len(deck))
+    placed, placing, counting, done = [], [], [], []
+    for table in tables:
+        state = GAME.from_json(table.state)
+        now = phase(state, 0)
+        if len(state.stacks[0].tiles) >= shown:
+            placed.append(names[table.pk])
+        else:
+            placing.append(names[table.pk])
+        if now == "count":
+            counting.append(names[table.pk])
+        elif now == "done":
+            done.append(names[table.pk])
+    card = deck[shown - 1] if shown else None
+    all_turned = shown >= len(deck)
+    context = {
+        "session": session,
+        "pupils": len(tables),
+        "card": card,
+        "card_pictures": [stacks.card_picture(card)] if card is not None else [],
+        "card_number": shown,
+        "cards_total": len(deck),
+        "placed": len(placed),
+        "placing": placing,
+        "placing_names": placing if len(placing) <= NAMES_SHOWN else [],
+        "all_turned": all_turned,
+        "can_turn": session.status != GameSession.Status.ENDED and not all_turned,
+        "counting": len(counting),
+        "done": len(done),
+        "cards_version": cards_version(session),
+    }
+    if all_turned and (done or counting):
+        context["ranking"] = class_ranking(session, names)
+    return context
+
+
+@teacher_required
+def session_cards(request, pk: int):
+    try:
+        session = _whole_class_session(request, pk)
+    except NotWholeClass as refused:
+        return _to_live_view(request, refused.session)
+    if request.htmx and request.GET.get("v") == cards_version(session):
+        return HttpResponse(status=204)
+    template = "games/nmbr9/_cards.html" if request.htmx else "games/nmbr9/cards.html"
+    return render(request, template, cards_context(session))
+
+
+@teacher_required
+@require_POST
+def session_next_card(request, pk: int):
+    try:
+        session = _whole_class_session(request, pk)
+    except NotWholeClass as refused:
+        return _to_live_view(request, refused.session)
+    # The form names the card it was showing: a double tap turns one card, not two.
+    shown = request.POST.get("shown", "")
+    if shown.isascii() and shown.isdigit() and len(shown) < 4:
+        services.show_next_card(session, expected=int(shown))
+        session.refresh_from_db()
+    if request.htmx:
+        return render(request, "games/nmbr9/_cards.html", cards_context(session))
+    return redirect("games:session_cards", pk=session.pk)

@@ -1,0 +1,197 @@
+"""Number Quest on the pages: the diamond board, dice, calculation steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from engine.arithmetic import SKILL_OF, operations_that_make
+from engine.numberquest import GAME
+from engine.numberquest.game import free_makeable
+from games import narration
+from games.pages.base import (
+    PLAYER_COLOUR_NAMES,
+    PLAYER_COLOURS,
+    TAP_SLOT,
+    VERSION_SLOT,
+    Presenter,
+    drawn_once,
+)
+
+from . import drawing as boards
+from .duration import duration_of, form_values
+from .options import NumberQuestOptions
+
+CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made", "no_number"}
+
+
+def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[int],
+               move_id: str) -> str:
+    """The diamond's SVG; its squares are buttons for the pupil placing a token."""
+
+    def draw() -> str:
+        board = boards.diamond(view, tappable=tappable, chain=chain)
+        return render_to_string(
+            "games/numberquest/_board.html",
+            {"table": table, "board": board, "version": VERSION_SLOT, "move_id": TAP_SLOT},
+        )
+
+    # The squares never change but for their tokens; a board of buttons posts
+    # to its own table.
+    board = view["board"]
+    shown = (
+        board["lo"],
+        board["hi"],
+        tuple(s["owner"] for s in board["squares"]),
+        tuple(sorted(chain)),
+        tappable,
+        tappable is not None and table.pk,
+    )
+    fill = {VERSION_SLOT: str(table.version), TAP_SLOT: move_id}
+    return drawn_once("diamond", shown, draw, fill if tappable is not None else None)
+
+
+class NumberQuestPresenter(Presenter):
+    slug = "numberquest"
+    title = gettext_lazy("Number Quest")
+    pitch = gettext_lazy("Number Quest: make numbers from dice, cover the board")
+    engine = GAME
+    options_form = NumberQuestOptions
+    move_fields = {
+        "step": ("left", "op", "right", "result"),
+        "place": ("square",),
+        "bank": ("balance",),
+        "undo": (),
+        "clear": (),
+        "cant": (),
+    }
+    number_fields = frozenset({"left", "right", "result", "square", "balance"})
+    watchers_share_a_page = True
+
+    def read_move(self, post) -> dict[str, Any] | None:
+        if post.get("type") != "step":
+            return super().read_move(post)
+        if post.get("left") and post.get("left") == post.get("right"):
+            return {"type": "step", "invalid": "same"}
+        post = post.copy()
+        for side in ("left", "right"):
+            # The number tiles post "value|origin": two dice of the same value stay distinct.
+            post[side] = post.get(side, "").split("|", 1)[0]
+        return super().read_move(post)
+
+    def invalid_note(self, move: dict[str, Any] | None) -> str:
+        if move and move.get("invalid") == "same":
+            return _("Pick two different numbers.")
+        if move and move.get("invalid") in ("result", "balance"):
+            return _("Type a number with the keypad.")
+        return _("Tap a number, an operation and another number first.")
+
+    def options_preview(self, query) -> str | None:
+        if not query.get("duration"):
+            return None
+        # The teacher changed the variant: only the line saying how long it lasts.
+        return render_to_string(
+            "games/numberquest/_duration.html", {"duration": duration_of(form_values(query))}
+        )
+
+    def bot_moves(self, state, player: int, level: str, seed: int) -> list[dict[str, Any]]:
+        return self.engine.bot_moves(state, player, level or "greedy", seed)
+
+    def deadline(self, state) -> int | None:
+        return state.deadline
+
+    def time_limit_minutes(self, state) -> int | None:
+        return state.options.time_limit_minutes
+
+    def opportunities(self, state, events: list[dict[str, Any]]):
+        # A roll that starts a turn: which operations could have made a free square.
+        if getattr(state, "phase", "") != "calculate":
+            return None
+        if events and not any(e["kind"] == "rolled" for e in events):
+            return None
+        could = operations_that_make(
+            list(state.dice), free_makeable(state) or [], state.variant.operations
+        )
+        return state.current, list(state.dice), {SKILL_OF[op]: bool(ok) for op, ok in could.items()}
+
+    def used_skills(self, state, events=()) -> list[str]:
+        return sorted({SKILL_OF[step.op] for step in getattr(state, "steps", ())})
+
+    def seconds_left(self, table, state, over: bool) -> int | None:
+        """What is left of a timed turn, by the server's clock (it ends the turn)."""
+        seconds = self.deadline(state)
+        if not seconds or over or not table.session.is_running:
+            return None
+        spent = (timezone.now() - table.turn_started_at).total_seconds()
+        return max(0, int(seconds - spent))
+
+    def event_text(self, event: dict[str, Any], names: dict[int, str]) -> str:
+        return narration.event_text(event, names)
+
+    def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+        session = table.session
+        names = base["names"]
+        player = base["player"]
+        over = bool(view.get("result"))
+        your_turn = bool(view.get("your_turn")) and session.is_running
+        place_phase = your_turn and view.get("phase") == "place"
+        chain = boards.winning_chain(view) if over else set()
+        players = [
+            {
+                "index": index,
+                "name": names.get(index, "?"),
+                "score": view["scores"][index],
+                "money": view["scores"][index],
+                "colour": PLAYER_COLOURS[index % 4],
+                "colour_name": PLAYER_COLOUR_NAMES[index % 4],
+                "current": index == view["current"] and not over,
+                "you": index == player,
+                "winner": over and index in view["result"]["ranking"][0],
+            }
+            for index in range(view["players"])
+        ]
+        texts = [(e, self.event_text(e, names)) for e in reversed(view["events"])]
+        calculations = [t for e, t in texts if e.get("kind") in CALCULATION_EVENTS]
+        humans = {s.player for s in table.seats.all() if s.pupil_id}
+        handover = (
+            session.tablets == session.Tablets.SHARED
+            and base["pupil"] is not None
+            and your_turn
+            and view["current"] in humans
+            and len(humans) > 1  # alone with the computer: nobody to pass the tablet to
+            and not view.get("steps")
+            and view.get("phase") == "calculate"
+        )
+        # A die whose number went into a step is spent: it must look it.
+        unspent = {n["origin"] for n in view.get("available", [])}
+        dice = [{"value": d, "used": f"die:{i}" not in unspent} for i, d in enumerate(view["dice"])]
+        return {
+            "players": players,
+            "dice": dice,
+            "over": over,
+            "your_turn": your_turn,
+            "place_phase": place_phase,
+            "current_name": names.get(view["current"], ""),
+            "stuck_player": None if over else view["current"],
+            "board_html": board_html(
+                table,
+                view,
+                tappable=view.get("number") if place_phase else None,
+                chain=chain,
+                move_id=base["move_id"],
+            ),
+            "log": [t for _e, t in texts if t][:5],
+            "last_calculation": calculations[0] if calculations else "",
+            "handover_name": names.get(view["current"], "") if handover else "",
+            "seconds_left": self.seconds_left(table, state, over),
+            "operations": [
+                (op, narration.SYMBOLS[op]) for op in view.get("variant", {}).get("operations", "")
+            ],
+        }
+
+
+PRESENTER = NumberQuestPresenter()

@@ -1,0 +1,233 @@
+"""Nambarz in real Chromium on a 768 x 1024 tablet: a pupil plays a round
+against two computers to the end, with a refused calculation and one of three
+cards typed step by step; two pupils on their own tablets never get each
+other's cards, in the HTML itself."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from classroom.models import Attempt
+from games import live, services
+from games.models import Table
+from games.pages import engine_of
+
+from .helpers import sign_in_pupil
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ENGINE = engine_of("nambarz")
+SHOTS = os.environ.get("NUMBO_SHOTS")
+
+
+def sym(number: int, copy: int = 0) -> int:
+    return (number - 1) * 4 + copy
+
+
+def drw(number: int, animal: int = 0, copy: int = 0) -> int:
+    return 40 + (number - 1) * 4 + animal * 2 + copy
+
+
+def deal(table: Table, hands: list[list[int]], target: int) -> None:
+    state = ENGINE.from_json(table.state)
+    used = {c for hand in hands for c in hand} | {target}
+    state = replace(
+        state,
+        hands=tuple(tuple(h) for h in hands),
+        pile=tuple(c for c in range(len(state.cards)) if c not in used),
+        discard=(target,),
+        current=0,
+    )
+    Table.objects.filter(pk=table.pk).update(state=state.to_json())
+    live.bump(table.pk)
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"nambarz-{name}.png"), full_page=True)
+
+
+def tap_card(page, card_id: int) -> None:
+    page.locator(f'.ncard[data-card="{card_id}"]').click()
+
+
+def type_result(page, step: int, value: int) -> None:
+    page.locator(f'.nz-step input[data-step="{step}"]').click()
+    for digit in str(value):
+        page.locator(f".nz-play .numpad [data-key='{digit}']").click()
+
+
+def test_a_pupil_plays_a_round_against_two_computers(
+    live_server, page, classroom, teacher, pupils
+):
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=[lea], table_size=3,
+        bot_level="beginner", seed=11,
+    )
+    table = session.tables.first()
+    table.seats.filter(pupil=lea).update(player=0)
+    # Léa can make the target 8 with 3 × 3 − 1; the first computer lays the
+    # 1 that her calculation leaves on top; the second still has two cards.
+    deal(table, [[sym(3), sym(3, 1), sym(1)], [sym(1, 1)], [sym(7), sym(4, 1)]], target=sym(8))
+
+    sign_in_pupil(page, live_server.url, classroom.code, lea)
+    page.get_by_role("link", name="Play at table 1").click()
+    expect(page.get_by_test_id("status")).to_contain_text("Your turn!")
+    expect(page.get_by_test_id("target")).to_contain_text("8")
+    expect(page.locator(".ncard")).to_have_count(3)
+    shot(page, "1-hand")
+
+    # A calculation that misses the target is refused, and the cards stay.
+    tap_card(page, sym(3))
+    tap_card(page, sym(1))
+    page.locator('.nz-op[data-step="0"][data-op="+"]').click()
+    type_result(page, 0, 4)
+    shot(page, "2-refused-built")
+    page.get_by_test_id("lay-calculation").click()
+    expect(page.get_by_test_id("note")).to_have_text(
+        "Your calculation makes 4, but the target is 8."
+    )
+    expect(page.locator(".ncard")).to_have_count(3)
+    # The same cards and operation come back, the result to type again.
+    expect(page.locator(".ncard.picked")).to_have_count(2)
+    expect(page.locator('.nz-step input[data-step="0"]')).to_have_value("")
+    shot(page, "3-refused")
+
+    # Start again: 3 × 3 = 9, then 9 − 1 = 8, each result typed on the pad.
+    page.get_by_role("button", name="Start again").click()
+    expect(page.locator(".ncard.picked")).to_have_count(0)
+    for card in (sym(3), sym(3, 1), sym(1)):
+        tap_card(page, card)
+    expect(page.get_by_test_id("lay-calculation")).to_be_disabled()
+    page.locator('.nz-op[data-step="0"][data-op="*"]').click()
+    type_result(page, 0, 9)
+    # The second step starts from the number Léa typed.
+    expect(page.locator(".nz-step").nth(1).locator(".nz-num").first).to_have_text("9")
+    page.locator('.nz-op[data-step="1"][data-op="-"]').click()
+    type_result(page, 1, 8)
+    shot(page, "4-calculation")
+    page.get_by_test_id("lay-calculation").click()
+    expect(page.get_by_test_id("feedback").first).to_contain_text(
+        "Léa M. calculated with 3 cards: 3 × 3 = 9, 9 − 1 = 8."
+    )
+
+    # The computers play on their own; the round, and the game, end.
+    expect(page.get_by_test_id("winner")).to_contain_text("You win!", timeout=15_000)
+    expect(page.get_by_test_id("round-end")).to_contain_text("Léa M.: 40 points")
+    expect(page.get_by_test_id("status")).to_contain_text("The game is over!")
+    shot(page, "5-end")
+    steps = list(
+        Attempt.objects.filter(pupil=lea, skill__in=["add", "sub", "mul", "div"])
+        .order_by("pk")
+        .values_list("skill", "operands", "given", "correct")
+    )
+    assert steps == [("mul", [3, 3], "9", True), ("sub", [9, 1], "8", True)]
+
+
+def test_two_pupils_on_their_own_tablets_never_get_the_other_hand(
+    live_server, browser, browser_context_args, classroom, teacher, pupils
+):
+    lea, noah = pupils[0], pupils[1]
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=[lea, noah], table_size=2,
+        seating={lea.pk: 1, noah.pk: 1}, seed=3,
+    )
+    table = session.tables.first()
+    table.seats.filter(pupil=lea).update(player=0)
+    table.seats.filter(pupil=noah).update(player=1)
+    lea_hand = [sym(2), sym(6, 2), drw(9, 1)]
+    noah_hand = [sym(10, 3), drw(7, 0, 1), drw(2, 1, 1)]
+    deal(table, [lea_hand, noah_hand], target=sym(5))
+
+    pages = {}
+    for pupil in (lea, noah):
+        context = browser.new_context(**browser_context_args)
+        tablet = context.new_page()
+        sign_in_pupil(tablet, live_server.url, classroom.code, pupil)
+        tablet.get_by_role("link", name="Play at table 1").click()
+        expect(tablet.locator(".ncard")).to_have_count(3)
+        pages[pupil.pk] = tablet
+
+    def ids(tablet) -> set[int]:
+        return {int(n) for n in re.findall(r'data-card="(\d+)"', tablet.content())}
+
+    assert ids(pages[lea.pk]) == set(lea_hand)
+    assert ids(pages[noah.pk]) == set(noah_hand)
+    # Léa draws: Noah's tablet learns it (poll or push) and still holds only his cards.
+    pages[lea.pk].get_by_test_id("draw").click()
+    expect(pages[lea.pk].get_by_test_id("drawn")).to_be_visible()
+    expect(pages[noah.pk].get_by_test_id("hand-size-0")).to_contain_text("4 cards")
+    drawn = ENGINE.from_json(Table.objects.get(pk=table.pk).state).drawn
+    noah_html = pages[noah.pk].content()
+    assert ids(pages[noah.pk]) == set(noah_hand)
+    assert f'data-card="{drawn}"' not in noah_html
+    for card in lea_hand:
+        assert f'data-card="{card}"' not in noah_html
+    lea_html = pages[lea.pk].content()
+    assert ids(pages[lea.pk]) == set(lea_hand) | {drawn}
+    for card in noah_hand:
+        assert f'data-card="{card}"' not in lea_html
+
+
+def test_the_brackets_variant_in_the_browser(live_server, page, classroom, teacher, pupils):
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={"brackets": True}, pupils=[lea],
+        table_size=2, bot_level="beginner", seed=5,
+    )
+    table = session.tables.first()
+    table.seats.filter(pupil=lea).update(player=0)
+    deal(table, [[sym(2), sym(3), sym(2, 1), sym(9)], [sym(7), sym(4, 1)]], target=sym(10))
+    sign_in_pupil(page, live_server.url, classroom.code, lea)
+    page.get_by_role("link", name="Play at table 1").click()
+    for card in (sym(2), sym(3), sym(2, 1)):
+        tap_card(page, card)
+    # 3 + 2 first: the second and the third card.
+    page.locator('.nz-chip[data-slot="a"][data-position="1"]').click()
+    page.locator('.nz-op[data-op="+"]').click()
+    page.locator('.nz-chip[data-slot="b"][data-position="2"]').click()
+    for digit in "5":
+        page.locator(f".nz-play .numpad [data-key='{digit}']").click()
+    page.get_by_role("button", name="Next step").click()
+    # Then 2 × 5: the first card and the result just typed.
+    page.locator('.nz-chip[data-slot="a"][data-position="0"]').click()
+    page.locator('.nz-op[data-op="*"]').click()
+    page.locator('.nz-chip[data-slot="b"][data-position="3"]').click()
+    for digit in "10":
+        page.locator(f".nz-play .numpad [data-key='{digit}']").click()
+    page.get_by_role("button", name="Next step").click()
+    expect(page.locator(".nz-step.done")).to_have_count(2)
+    shot(page, "6-brackets")
+    page.get_by_test_id("lay-calculation").click()
+    expect(page.get_by_test_id("feedback").first).to_contain_text("Léa M. calculated with 3 cards")
+    expect(page.locator(".ncard")).to_have_count(1)
+
+
+def test_a_concordance_is_one_tap_and_a_joker_says_what_it_does(
+    live_server, page, classroom, teacher, pupils
+):
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=[lea], table_size=2,
+        bot_level="beginner", seed=5,
+    )
+    table = session.tables.first()
+    table.seats.filter(pupil=lea).update(player=0)
+    replay = next(c.id for c in ENGINE.new({}, 2, 0).cards if c.joker == "replay")
+    deal(table, [[replay, drw(7, 1), sym(2)], [sym(9), sym(4, 1)]], target=drw(2, 1))
+    sign_in_pupil(page, live_server.url, classroom.code, lea)
+    page.get_by_role("link", name="Play at table 1").click()
+    page.locator(f'.ncard[data-card="{replay}"]').click()
+    expect(page.get_by_test_id("build")).to_contain_text("Play again: lay another card")
+    page.get_by_test_id("play-joker").click()
+    expect(page.get_by_test_id("feedback").first).to_contain_text("Léa M. played a joker.")
+    # 7 and the target 2 share their drawing: one tap lays it.
+    tap_card(page, drw(7, 1))
+    expect(page.get_by_test_id("feedback").first).to_contain_text("the same drawing")
+    expect(page.locator(".ncard")).to_have_count(1)

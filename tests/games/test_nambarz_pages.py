@@ -1,0 +1,390 @@
+"""Nambarz on the pages: a pupil lays a card, a calculation typed step by step,
+refusals a child can read, hidden hands (in the bytes), bots, evidence, French."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import Attempt, Opportunity
+from engine.nambarz.cards import cards_of
+from games import live, services
+from games.models import GameSession, Table
+from games.pages import engine_of
+from tests.conftest import tap_pictures
+
+from .conftest import one_table
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+ENGINE = engine_of("nambarz")
+CARDS = cards_of(12)
+
+
+def sym(number: int, copy: int = 0) -> int:
+    """The id of a symbol card."""
+    return (number - 1) * 4 + copy
+
+
+def drw(number: int, animal: int = 0, copy: int = 0) -> int:
+    """The id of a drawing card (animal 0 or 1 of that number)."""
+    return 40 + (number - 1) * 4 + animal * 2 + copy
+
+
+def joker(kind: str) -> int:
+    return next(c.id for c in CARDS if c.joker == kind)
+
+
+@pytest.fixture
+def start(classroom, teacher, pupils):
+    """A Nambarz table: Léa is player 0, Noah player 1 (or a computer)."""
+
+    def _start(players=2, bot_level="", options=None, tablets=GameSession.Tablets.OWN, seed=5):
+        return one_table(
+            classroom, teacher, pupils[:players], game="nambarz", options=options or {},
+            players=2 if bot_level else players, bot_level=bot_level, tablets=tablets, seed=seed,
+        )
+
+    return _start
+
+
+def state_of(table):
+    table.refresh_from_db()
+    return ENGINE.from_json(table.state)
+
+
+def deal(table, hands, target, current=0):
+    """Put chosen hands and a chosen target on the table; the rest stays in the pile."""
+    state = state_of(table)
+    used = {c for hand in hands for c in hand} | {target}
+    pile = tuple(c for c in range(len(state.cards)) if c not in used)
+    state = replace(state, hands=tuple(tuple(h) for h in hands), pile=pile,
+                    discard=(target,), current=current, pending="", drawn=None,
+                    retrying=False)
+    table.state = state.to_json()
+    table.save(update_fields=["state"])
+    live.bump(table.pk)
+    return state
+
+
+def post_move(client, table, **fields):
+    table.refresh_from_db()
+    data = {"version": table.version, "move_id": f"tap-{table.version}", **fields}
+    return client.post(reverse("games:table_move", args=[table.pk]), data, **HTMX)
+
+
+def page_of(client, table, **headers):
+    return client.get(reverse("games:table_play", args=[table.pk]), **headers)
+
+
+def card_ids(html: str) -> set[int]:
+    return {int(n) for n in re.findall(r'data-card="(\d+)"', html)}
+
+
+def test_a_pupil_lays_a_card_of_the_same_number(start, pupil_client):
+    session, table = start()
+    deal(table, [[sym(5, 1), sym(2), sym(9)], [sym(7), sym(4)]], target=sym(5))
+    page = page_of(pupil_client, table).content.decode()
+    assert "Your turn!" in page
+    assert card_ids(page) == {sym(5, 1), sym(2), sym(9)}
+    answer = post_move(pupil_client, table, type="match", card=str(sym(5, 1))).content.decode()
+    assert "Léa M. laid 5: the same number." in answer
+    state = state_of(table)
+    assert state.discard[-1] == sym(5, 1) and state.current == 1
+    assert sym(5, 1) not in state.hands[0]
+
+
+def test_a_calculation_of_three_cards_typed_step_by_step(start, pupil_client, pupils):
+    session, table = start()
+    hand = [sym(3), sym(3, 1), sym(1), sym(10)]
+    deal(table, [hand, [sym(7), sym(4)]], target=sym(8))
+    answer = post_move(
+        pupil_client, table, type="calculate",
+        cards=f"{sym(3)},{sym(3, 1)},{sym(1)}", ops="*,-", results="9,8",
+    ).content.decode()
+    assert "Léa M. calculated with 3 cards: 3 × 3 = 9, 9 − 1 = 8." in answer
+    state = state_of(table)
+    assert state.hands[0] == (sym(10),) and state.discard[-1] == sym(1)
+    attempts = list(
+        Attempt.objects.filter(pupil=pupils[0])
+        .order_by("pk")
+        .values_list("skill", "operands", "correct")
+    )
+    assert attempts[:2] == [("mul", [3, 3], True), ("sub", [9, 1], True)]
+    assert {"multi_step", "left_to_right"} <= {a[0] for a in attempts}
+    # The turn's opportunity says the pupil used × and −.
+    used = Opportunity.objects.filter(pupil=pupils[0]).order_by("-pk").first()
+    assert used is not None and used.used == ["mul", "sub"]
+
+
+def test_a_wrong_result_keeps_the_cards_and_counts_as_an_attempt(start, pupil_client, pupils):
+    session, table = start()
+    hand = [sym(3), sym(3, 1), sym(1), sym(10)]
+    deal(table, [hand, [sym(7), sym(4)]], target=sym(8))
+    answer = post_move(
+        pupil_client, table, type="calculate",
+        cards=f"{sym(3)},{sym(3, 1)},{sym(1)}", ops="*,-", results="6,5",
+    ).content.decode()
+    assert "Not quite: 3 × 3 is not 6. Your cards are still in your hand: try again." in answer
+    assert 'data-retrying="1"' in answer
+    state = state_of(table)
+    assert set(state.hands[0]) == set(hand) and state.current == 0 and state.retrying
+    assert list(Attempt.objects.filter(skill="mul").values_list("correct", "first_try")) == [
+        (False, True)
+    ]
+    # Noah's page says nothing of the cards Léa tried.
+    noah = pupil_client.__class__()
+    tap_pictures(noah, pupils[1], pupils[1].password_pictures)
+    other = page_of(noah, table).content.decode()
+    assert "is not 6" not in other and "3 × 3" not in other
+
+
+@pytest.mark.parametrize(
+    "target, cards, ops, results, said",
+    [
+        # 8 matches the target 8: alone, not inside a calculation.
+        (sym(8), [sym(8, 1), sym(4)], "-", "4",
+         "8 matches the target by its number: it can't be inside a calculation. Lay it alone!"),
+        (drw(8), [drw(3), sym(5)], "+", "8",
+         "Use cards of one family: all symbol cards or all drawing cards."),
+        (drw(8), [drw(3), drw(5)], "+", "8",
+         "3-bee matches the target by its drawing: it can't be inside a calculation. "
+         "Lay it alone!"),
+        (sym(3), [sym(6), sym(2), sym(1)], "/,*", "3,3", "2 + 1 already makes 3: use fewer cards."),
+        (sym(9), [sym(6), sym(2)], "+", "8", "Your calculation makes 8, but the target is 9."),
+    ],
+)
+def test_a_broken_rule_is_refused_in_words_and_the_cards_stay(
+    start, pupil_client, target, cards, ops, results, said
+):
+    session, table = start()
+    hand = list(cards) + [sym(10, 3)]
+    deal(table, [hand, [sym(7), sym(4, 2)]], target=target)
+    before = state_of(table)
+    answer = post_move(
+        pupil_client, table, type="calculate", cards=",".join(map(str, cards)), ops=ops,
+        results=results,
+    ).content.decode()
+    notes = [html.unescape(n) for n in re.findall(r'<p class="note[^>]*>([^<]*)<', answer)]
+    assert notes == [said]
+    assert state_of(table) == before
+
+
+@pytest.mark.parametrize(
+    "fields, said",
+    [
+        ({"type": "calculate", "cards": "1", "ops": "", "results": ""},
+         "Tap the cards of your hand first."),
+        ({"type": "calculate", "cards": "1,2", "ops": "^", "results": "3"},
+         "Tap an operation between each two cards."),
+        ({"type": "calculate", "cards": "1,2", "ops": "+", "results": "²"},
+         "Type the result of every step with the keypad."),
+        ({"type": "calculate", "cards": "9" * 5000, "ops": "+", "results": "1"},
+         "Tap the cards of your hand first."),
+        ({"type": "match", "card": "abc"}, "Tap the cards of your hand first."),
+        ({"type": "match", "card": "99999"}, "Something was missing"),
+        ({"type": "joker", "card": str(sym(2))}, "That card is not a joker."),
+    ],
+)
+def test_forged_forms_get_a_clear_note_and_change_nothing(start, pupil_client, fields, said):
+    session, table = start()
+    deal(table, [[sym(1), sym(2), sym(9)], [sym(7), sym(4)]], target=sym(5))
+    before = state_of(table)
+    response = post_move(pupil_client, table, **fields)
+    assert response.status_code == 200
+    assert said in response.content.decode()
+    assert state_of(table) == before
+
+
+def test_draw_shows_the_drawn_card_and_whether_it_can_go(start, pupil_client):
+    session, table = start()
+    state = deal(table, [[sym(1), sym(2)], [sym(7), sym(4)]], target=sym(5))
+    # The pile's top is the next card drawn: make it a 5.
+    pile = tuple(c for c in state.pile if c != sym(5, 2)) + (sym(5, 2),)
+    table.state = replace(state, pile=pile).to_json()
+    table.save(update_fields=["state"])
+    answer = post_move(pupil_client, table, type="draw").content.decode()
+    assert "You drew 5." in answer
+    assert "It can go on the target now: lay it, or pass." in answer
+    assert 'data-testid="pass"' in answer and 'data-testid="draw"' not in answer
+    answer = post_move(pupil_client, table, type="match", card=str(sym(1))).content.decode()
+    assert "You drew 5: play it now, or pass." in answer
+    answer = post_move(pupil_client, table, type="match", card=str(sym(5, 2))).content.decode()
+    assert "Léa M. laid 5: the same number." in answer
+
+
+def test_a_joker_says_what_it_does(start, pupil_client):
+    session, table = start()
+    replay = joker("replay")
+    deal(table, [[replay, sym(2), sym(9)], [sym(7), sym(4)]], target=sym(5))
+    page = page_of(pupil_client, table).content.decode()
+    assert "Play again: lay another card on the same target." in page
+    answer = post_move(pupil_client, table, type="joker", card=str(replay)).content.decode()
+    assert "Léa M. played a joker. Play again" in answer
+    assert "Play again on the same target!" in answer
+
+
+def test_each_pupil_sees_only_their_own_hand_in_the_bytes(start, client, pupils):
+    session, table = start()
+    lea_hand, noah_hand = [sym(1), sym(2), drw(3)], [sym(7), drw(4, 1), joker("replay")]
+    deal(table, [lea_hand, noah_hand], target=sym(5))
+    lea = client
+    tap_pictures(lea, pupils[0], pupils[0].password_pictures)
+    noah = client.__class__()
+    tap_pictures(noah, pupils[1], pupils[1].password_pictures)
+    lea_page = page_of(lea, table).content.decode()
+    noah_page = page_of(noah, table).content.decode()
+    assert card_ids(lea_page) == set(lea_hand)
+    assert card_ids(noah_page) == set(noah_hand)
+    # Not in a data attribute, not in a title: Noah's cards are nowhere in Léa's bytes.
+    for name in ("7", "4-owl", "fish", "joker: again"):
+        assert f'aria-label="{name}"' not in lea_page
+    assert ">owl<" not in lea_page and ">JOKER<" not in lea_page
+    # The poll of each tablet, after a move, holds the same.
+    post_move(lea, table, type="draw")
+    poll = re.search(r'hx-get="([^"]+poll[^"]+)"', noah_page).group(1).replace("&amp;", "&")
+    polled = noah.get(poll.split("&v=")[0], **HTMX).content.decode()
+    assert card_ids(polled) == set(noah_hand)
+    teacher_view = page_of(client, table)  # Léa's client again: her own hand only
+    assert card_ids(teacher_view.content.decode()) <= set(state_of(table).hands[0])
+
+
+def test_the_teacher_and_the_projector_see_no_hand(start, teacher_client, teacher):
+    session, table = start()
+    deal(table, [[sym(1), sym(2)], [sym(7), sym(4)]], target=sym(5))
+    live_page = teacher_client.get(reverse("games:session_live", args=[session.pk])).content
+    projector = teacher_client.get(reverse("games:table_projector", args=[table.pk])).content
+    for page in (live_page.decode(), projector.decode()):
+        assert "data-card=" not in page
+        assert 'data-testid="target"' in page
+        assert "2 cards" in page
+
+
+def test_a_shared_tablet_hides_the_hand_off_turn(start, pupil_client, pupils):
+    session, table = start(tablets=GameSession.Tablets.SHARED)
+    deal(table, [[sym(1), sym(2)], [sym(7), sym(4)]], target=sym(5), current=0)
+    page = page_of(pupil_client, table).content.decode()
+    assert "Pass the tablet to Léa M." in page
+    assert card_ids(page) == {sym(1), sym(2)}
+    post_move(pupil_client, table, type="draw")
+    page = post_move(pupil_client, table, type="pass").content.decode()
+    assert "Pass the tablet to Noah B." in page
+    assert card_ids(page) == {sym(7), sym(4)}
+
+
+def test_bots_play_to_the_end_of_a_round_and_the_ranks_show(start, pupil_client, settings):
+    session, table = start(players=1, bot_level="strategist")
+    state = deal(table, [[sym(5, 1)], [sym(7), sym(4), sym(9)]], target=sym(5))
+    answer = post_move(pupil_client, table, type="match", card=str(sym(5, 1))).content.decode()
+    assert "Léa M. has no cards left: place 1!" in answer
+    assert 'data-testid="round-end"' in answer
+    assert "40 points" in answer and "You win!" in answer
+    assert ENGINE.result(state_of(table)) is not None
+    del state
+
+
+def test_a_computer_player_moves_on_its_own(start, pupil_client):
+    session, table = start(players=1, bot_level="greedy")
+    deal(table, [[sym(1), sym(2)], [sym(7), sym(4), sym(9)]], target=sym(5), current=1)
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(minutes=1))
+    assert services.advance(table.pk)
+    assert state_of(table).current in (0, 1)
+    assert table.moves.count() >= 1
+
+
+def test_the_start_form_starts_a_nambarz_game_with_its_options(teacher_client, classroom, pupils):
+    url = reverse("games:session_new", args=[classroom.pk])
+    page = teacher_client.get(url).content.decode()
+    assert "Nambarz: cards in hand, calculate to hit the target" in page
+    response = teacher_client.post(url, {
+        "game": "nambarz", "table_size": "3", "tablets": "own", "bot_level": "beginner",
+        "rounds": "3", "jokers": "8", "young": "on",
+        **{f"table_{p.pk}": "1" if p in pupils[:2] else "0" for p in pupils},
+    })
+    assert response.status_code == 302
+    session = GameSession.objects.get()
+    assert session.game == "nambarz"
+    assert session.options == {"rounds": 3, "jokers": 8, "brackets": False, "young": True}
+    state = ENGINE.from_json(Table.objects.get(session=session).state)
+    assert state.options.operations == "+-" and state.players == 3
+
+
+def test_french_tablets_read_french(start, pupil_client):
+    session, table = start()
+    deal(table, [[sym(1), sym(2)], [sym(7), sym(4)]], target=sym(5))
+    page = page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "À toi de jouer" in page or "Ton tour" in page
+    assert "Piocher une carte" in page
+
+
+def test_another_pupil_or_teacher_is_refused(start, client, other_teacher, pupils, classroom):
+    session, table = start()
+    client.force_login(other_teacher)
+    assert client.get(reverse("games:session_live", args=[session.pk])).status_code == 404
+    assert client.get(reverse("games:table_projector", args=[table.pk])).status_code == 404
+
+
+def test_the_brackets_variant_joins_any_two_numbers(start, pupil_client, pupils):
+    session, table = start(options={"brackets": True})
+    deal(table, [[sym(2), sym(3), sym(2, 1), sym(9)], [sym(7), sym(4)]], target=sym(10))
+    page = page_of(pupil_client, table).content.decode()
+    assert 'data-brackets="1"' in page
+    # 2 × (3 + 2): the second and third cards first, then the first with that result.
+    answer = post_move(
+        pupil_client, table, type="calculate", cards=f"{sym(2)},{sym(3)},{sym(2, 1)}",
+        ops="+,*", results="5,10", steps="1-2,0-3",
+    ).content.decode()
+    assert "Léa M. calculated with 3 cards" in answer
+    assert state_of(table).hands[0] == (sym(9),)
+    skills = set(Attempt.objects.filter(pupil=pupils[0]).values_list("skill", flat=True))
+    assert {"add", "mul", "brackets"} <= skills
+
+
+def test_without_brackets_the_order_is_left_to_right(start, pupil_client):
+    session, table = start()
+    deal(table, [[sym(2), sym(3), sym(2, 1), sym(9)], [sym(7), sym(4)]], target=sym(10))
+    before = state_of(table)
+    answer = post_move(
+        pupil_client, table, type="calculate", cards=f"{sym(2)},{sym(3)},{sym(2, 1)}",
+        ops="+,*", results="5,10", steps="1-2,0-3",
+    ).content.decode()
+    assert "Calculate from left to right, in the order of your cards." in html.unescape(answer)
+    assert state_of(table) == before
+
+
+def test_a_draw_when_a_calculation_was_possible_is_evidence(start, pupil_client, pupils):
+    """The turn's opportunity says × and − could make the target; a draw uses none."""
+    session, table = start()
+    deal(table, [[sym(3), sym(3, 1), sym(1)], [sym(7), sym(4)]], target=sym(8), current=1)
+    # Noah passes the turn to Léa: her turn starts, and its opportunity is noted.
+    noah = pupil_client.__class__()
+    tap_pictures(noah, pupils[1], pupils[1].password_pictures)
+    post_move(noah, table, type="draw")
+    post_move(noah, table, type="pass")
+    post_move(pupil_client, table, type="draw")
+    chance = Opportunity.objects.filter(pupil=pupils[0]).latest("pk")
+    assert chance.game == "nambarz"
+    assert chance.could["mul"] and chance.could["sub"]
+    assert chance.used == []
+
+
+def test_nambarz_calculations_reach_the_skill_report(start, pupil_client, teacher_client, pupils,
+                                                     classroom):
+    from classroom.reports.services import recompute_pupils
+
+    session, table = start()
+    deal(table, [[sym(3), sym(3, 1), sym(1), sym(10)], [sym(7), sym(4)]], target=sym(8))
+    post_move(pupil_client, table, type="calculate",
+              cards=f"{sym(3)},{sym(3, 1)},{sym(1)}", ops="*,-", results="9,8")
+    recompute_pupils([pupils[0].pk])
+    report = teacher_client.get(reverse("reports:pupil_report", args=[pupils[0].pk]))
+    page = report.content.decode()
+    assert report.status_code == 200
+    assert "Nambarz" in page
+    assert "3 × 3 = 9" in page or "Multiplication" in page
