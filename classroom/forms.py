@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import hashlib
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
@@ -9,6 +11,7 @@ from . import devices, roster, throttle
 from .models import Classroom, Pupil, Teacher
 from .pictures import AVATARS, PASSWORD_LENGTH, PASSWORD_PICTURES
 from .roster import NameRefused
+from .validators import no_hidden_characters
 
 
 class SignUpForm(UserCreationForm):
@@ -42,7 +45,9 @@ class ClassroomForm(forms.ModelForm):
 
 
 class CopyClassroomForm(forms.Form):
-    name = forms.CharField(label=_("Name of the new class"), max_length=60)
+    name = forms.CharField(
+        label=_("Name of the new class"), max_length=60, validators=[no_hidden_characters]
+    )
     school_year = forms.CharField(label=_("School year"), max_length=9)
     copy_pupils = forms.BooleanField(label=_("Copy the pupils too"), required=False, initial=True)
 
@@ -126,8 +131,10 @@ class TeacherSignInForm(AuthenticationForm):
     def clean(self) -> dict:
         limits = settings.NUMBO
         email = (self.data.get("username") or "").strip().lower()
+        # Hashed: whatever was typed (5,000 characters, a NUL) makes a short key.
+        account = hashlib.sha256(email.encode()).hexdigest()[:32]
         counted = {
-            f"sign-in:account:{email}": limits["TEACHER_SIGN_IN_TRIES_PER_ACCOUNT"],
+            f"sign-in:account:{account}": limits["TEACHER_SIGN_IN_TRIES_PER_ACCOUNT"],
             f"sign-in:addr:{devices.client_address(self.request)}": limits[
                 "TEACHER_SIGN_IN_TRIES_PER_ADDRESS"
             ],

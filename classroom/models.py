@@ -18,6 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from .codes import new_class_code
 from .pictures import AVATARS, PASSWORD_PICTURES
+from .signals import pupils_signed_out
+from .validators import no_hidden_characters
 
 
 class TeacherManager(BaseUserManager):
@@ -50,7 +52,9 @@ class Teacher(AbstractUser):
 
     username = None
     email = models.EmailField(_("email address"), unique=True)
-    display_name = models.CharField(_("name shown to pupils"), max_length=60, blank=True)
+    display_name = models.CharField(
+        _("name shown to pupils"), max_length=60, blank=True, validators=[no_hidden_characters]
+    )
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS: list[str] = []
@@ -80,7 +84,7 @@ class Classroom(models.Model):
     teacher = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms"
     )
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=60, validators=[no_hidden_characters])
     school_year = models.CharField(_("school year"), max_length=9, default=current_school_year)
     code = models.CharField(_("class code"), max_length=8, unique=True, default=new_class_code)
     uses_picture_passwords = models.BooleanField(
@@ -115,8 +119,32 @@ class Classroom(models.Model):
 
     def sign_out_everyone(self) -> None:
         Classroom.objects.filter(pk=self.pk).update(sign_in_epoch=models.F("sign_in_epoch") + 1)
-        self.pupils.update(signed_in_at=None)
+        self.pupils.sign_out()
         self.refresh_from_db(fields=["sign_in_epoch"])
+
+
+class PupilQuerySet(models.QuerySet):
+    def with_locked_devices(self) -> PupilQuerySet:
+        """Each pupil with ``locked_devices``: how many devices are locked out
+        of their sign-in now (after wrong picture passwords)."""
+        return self.annotate(
+            locked_devices=models.Count(
+                "wrong_pictures", filter=models.Q(wrong_pictures__locked_until__gt=timezone.now())
+            )
+        )
+
+    def sign_out(self) -> None:
+        """End these pupils' sign-ins everywhere they were handed something:
+        their generation moves on, and games refuses the table tokens of the
+        old one (classroom.signals)."""
+        self.update(signed_in_at=None, sign_in_generation=models.F("sign_in_generation") + 1)
+        generations = dict(self.values_list("pk", "sign_in_generation"))
+        if generations:
+            # After the commit: a mark for a generation that was rolled back
+            # would refuse the pupil's good tokens.
+            transaction.on_commit(
+                lambda: pupils_signed_out.send(sender=Pupil, generations=generations)
+            )
 
 
 class Pupil(models.Model):
@@ -130,9 +158,14 @@ class Pupil(models.Model):
     # from the teacher: it is printed on the pupil's sign-in card.
     picture_password = models.CharField(_("picture password"), max_length=40)
     signed_in_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Moves on at each sign-out; the table tokens a sign-in hands out carry it,
+    # so a token of an earlier sign-in reads nothing (games.poll_tokens).
+    sign_in_generation = models.PositiveIntegerField(default=0, editable=False)
     failed_sign_ins = models.PositiveSmallIntegerField(default=0, editable=False)
     locked_until = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PupilQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("pupil")
@@ -154,37 +187,94 @@ class Pupil(models.Model):
     def is_locked(self) -> bool:
         return self.locked_until is not None and self.locked_until > timezone.now()
 
-    def claim_sign_in_try(self) -> bool:
-        """Count one picture-password guess before it is checked; False while locked.
+    def claim_sign_in_try(self, device: str) -> bool:
+        """Count one picture-password guess from this device before it is
+        checked; False while the pupil or this device is locked out.
 
-        The count is read and changed under a row lock, and taken before the
-        check: parallel tries each read the same count otherwise, and 40 of them
-        checked 21 guesses against a limit of 5. A right guess unlocks again."""
+        Counted under the pupil's row lock, and before the check: parallel tries
+        each read the same count otherwise, and 40 of them checked 21 guesses
+        against a limit of 5. The device (classroom.devices) is locked out after
+        a few wrong guesses, not the pupil: a classmate with the class code
+        cannot keep a pupil out. Only many wrong guesses from many devices (a
+        script renewing its device cookie) lock the pupil everywhere."""
         limits = settings.NUMBO
         now = timezone.now()
+        lock_for = timedelta(minutes=limits["PICTURE_PASSWORD_LOCK_MINUTES"])
         with transaction.atomic():
             row = (
                 Pupil.objects.select_for_update()
                 .only("failed_sign_ins", "locked_until")
                 .get(pk=self.pk)
             )
-            if row.locked_until is not None and row.locked_until > now:
-                self.locked_until = row.locked_until
+            self.failed_sign_ins, self.locked_until = row.failed_sign_ins, row.locked_until
+            if self.is_locked:
                 return False
+            # A device's address is personal data: kept a day at most.
+            WrongPictures.objects.filter(
+                pupil_id=self.pk, updated_at__lt=now - timedelta(days=1)
+            ).delete()
+            guesses, _new = WrongPictures.objects.get_or_create(
+                pupil_id=self.pk, device=WrongPictures.device_of(device)
+            )
+            if guesses.locked_until is not None and guesses.locked_until > now:
+                return False
+            guesses.wrong += 1
+            if guesses.wrong >= limits["PICTURE_PASSWORD_TRIES_PER_DEVICE"]:
+                guesses.wrong, guesses.locked_until = 0, now + lock_for
+            guesses.save(update_fields=["wrong", "locked_until", "updated_at"])
             tries, locked_until = row.failed_sign_ins + 1, None
-            if tries >= limits["PICTURE_PASSWORD_MAX_TRIES"]:
-                locked_until = now + timedelta(minutes=limits["PICTURE_PASSWORD_LOCK_MINUTES"])
-                tries = 0
+            if tries >= limits["PICTURE_PASSWORD_TRIES_PER_PUPIL"]:
+                tries, locked_until = 0, now + lock_for
             Pupil.objects.filter(pk=self.pk).update(
                 failed_sign_ins=tries, locked_until=locked_until
             )
         self.failed_sign_ins, self.locked_until = tries, locked_until
         return True
 
+    def is_locked_for(self, device: str) -> bool:
+        """Locked out everywhere, or on this device."""
+        return self.is_locked or self.wrong_pictures.filter(
+            device=WrongPictures.device_of(device), locked_until__gt=timezone.now()
+        ).exists()
+
+    def signed_in_from(self, device: str) -> None:
+        """The right pictures: this device's and the pupil's wrong guesses are forgotten."""
+        self.wrong_pictures.filter(device=WrongPictures.device_of(device)).delete()
+        self.failed_sign_ins = 0
+        self.save(update_fields=["failed_sign_ins"])
+
     def unlock(self) -> None:
+        """The teacher's unlock: the pupil and every device locked out of them."""
+        self.wrong_pictures.all().delete()
         self.failed_sign_ins = 0
         self.locked_until = None
         self.save(update_fields=["failed_sign_ins", "locked_until"])
+
+
+class WrongPictures(models.Model):
+    """Wrong picture passwords for one pupil from one device (classroom.devices),
+    and until when that device is locked out of the pupil's sign-in."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="wrong_pictures")
+    device = models.CharField(max_length=200)
+    wrong = models.PositiveSmallIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("wrong picture passwords")
+        verbose_name_plural = _("wrong picture passwords")
+        constraints = [
+            models.UniqueConstraint(fields=["pupil", "device"], name="one_count_per_pupil_device")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pupil_id} · {self.device}: {self.wrong}"
+
+    @staticmethod
+    def device_of(device: str) -> str:
+        # A forwarded address is whatever the proxy passed on: bound its length.
+        return device[:200]
 
 
 class Attempt(models.Model):

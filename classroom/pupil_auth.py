@@ -3,6 +3,9 @@
 Pupils have no account: a signed-in pupil is a pupil id and their class's
 sign-in epoch in the session. Bumping the epoch (the teacher's "sign out every
 pupil") or archiving the class ends every such session at once.
+
+A sign-out also moves the pupil's sign-in generation on (PupilQuerySet.sign_out):
+the table tokens handed out under the old one, which need no session, end with it.
 """
 
 from __future__ import annotations
@@ -26,9 +29,11 @@ def sign_in(request: HttpRequest, pupil: Pupil) -> None:
 
 
 def sign_out(request: HttpRequest) -> None:
-    pupil_id = request.session.get(SESSION_PUPIL)
-    if pupil_id is not None:
-        Pupil.objects.filter(pk=pupil_id).update(signed_in_at=None)
+    # Only a sign-in still valid: a stale one's pupil may since have signed in
+    # on another tablet, whose tokens must live on.
+    pupil = request.pupil if hasattr(request, "pupil") else get_pupil(request)
+    if pupil:
+        Pupil.objects.filter(pk=pupil.pk).sign_out()
     request.session.pop(SESSION_PUPIL, None)
     request.session.pop(SESSION_EPOCH, None)
     request.session.cycle_key()

@@ -54,6 +54,9 @@ def class_archive_toggle(classroom: Classroom) -> bool:
     Returns whether it is archived now."""
     classroom.archived_at = None if classroom.is_archived else timezone.now()
     classroom.save(update_fields=["archived_at"])
+    if classroom.is_archived:
+        # Its pupils' sessions end with the archive; their table tokens too.
+        classroom.sign_out_everyone()
     return classroom.is_archived
 
 

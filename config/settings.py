@@ -137,6 +137,17 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker killed mid-task (acks late) leaves its message unacknowledged: the
+# other workers hand it out again once it is this many seconds old. It must be
+# longer than any task runs, or a task still running is handed out twice.
+_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": _VISIBILITY_TIMEOUT,
+    # How often the workers look for such messages (kombu's default, ~100 s,
+    # would outlast a short timeout): a cheap scan of one sorted set.
+    "unacked_restore_interval": max(1, min(10, _VISIBILITY_TIMEOUT // 10)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_TASK_IGNORE_RESULT = False
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -228,7 +239,11 @@ LOGGING = {
 NUMBO = {
     "PASTE_MAX_PUPILS": 60,
     "PASTE_MAX_CHARS": 4000,
-    "PICTURE_PASSWORD_MAX_TRIES": 5,
+    # Wrong picture passwords before a device is locked out of that pupil's
+    # sign-in, and, from all devices together (a script renewing its device
+    # cookie), before the pupil is: 20 of 1,320 passwords per lock.
+    "PICTURE_PASSWORD_TRIES_PER_DEVICE": 5,
+    "PICTURE_PASSWORD_TRIES_PER_PUPIL": 20,
     "PICTURE_PASSWORD_LOCK_MINUTES": 10,
     "CLASS_CODE_TRIES_PER_DEVICE": 10,
     "CLASS_CODE_TRIES_PER_ADDRESS": 200,

@@ -9,8 +9,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from classroom import play_list
         from classroom.reports.filters import GAME_NAMES
+        from classroom.signals import pupils_signed_out
         from games.pages import PAGES
+        from games.poll_tokens import forget_sign_ins
         from games.services import play_list_of
 
         play_list.provide(play_list_of)
         GAME_NAMES.update({slug: page.title for slug, page in PAGES.items()})
+        pupils_signed_out.connect(forget_sign_ins, dispatch_uid="games.poll_tokens")

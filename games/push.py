@@ -168,7 +168,7 @@ async def serve_events(scope, receive, send, table_id: int) -> None:
     the same checks as the ``table_events`` view, without Django's middleware."""
     from django.http.request import split_domain_port, validate_host
 
-    from .views.tables import read_poll_token
+    from .poll_tokens import read as read_poll_token
 
     headers = dict(scope.get("headers") or [])
     domain, _port = split_domain_port(headers.get(b"host", b"").decode("latin-1"))

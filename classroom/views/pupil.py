@@ -91,26 +91,27 @@ def join_pupil(request, code: str, pupil_pk: int):
             return redirect("classroom:pupil_home")
         return render(request, "classroom/join_confirm.html", {"pupil": pupil})
 
+    device = devices.device_key(request)
     so_far: list[str] = []
     if request.method == "POST":
-        if pupil.is_locked:
+        if pupil.is_locked_for(device):
             return _locked(request, pupil)
         so_far = [k for k in request.POST.get("so_far", "").split(",") if k in PASSWORD_PICTURES]
         tap = request.POST.get("tap", "")
         if tap in PASSWORD_PICTURES:
             so_far = (so_far + [tap])[:PASSWORD_LENGTH]
         if len(so_far) == PASSWORD_LENGTH:
-            if not pupil.claim_sign_in_try():
+            if not pupil.claim_sign_in_try(device):
                 return _locked(request, pupil)
             if so_far == pupil.password_pictures:
-                pupil.unlock()
+                pupil.signed_in_from(device)
                 pupil_auth.sign_in(request, pupil)
                 return redirect("classroom:pupil_home")
-            if pupil.is_locked:
+            if pupil.is_locked_for(device):
                 return _locked(request, pupil)
             messages.error(request, _("Not quite. Try again!"))
             so_far = []
-    elif pupil.is_locked:
+    elif pupil.is_locked_for(device):
         return _locked(request, pupil)
     return render(
         request,

@@ -46,7 +46,7 @@ def class_create(request):
 @teacher_required
 def class_detail(request, pk: int):
     classroom = own_classroom(request, pk)
-    pupils = roster.label_each(classroom.pupils.all())
+    pupils = roster.label_each(classroom.pupils.with_locked_devices())
     join_url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
     return render(
         request,

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from classroom.views.access import pupil_required
 
-from .. import live, services, watching
+from .. import live, poll_tokens, services, watching
 from ..models import GameSession, Seat, Table
 from ..pages import engine_of, presenter
 from .tables import poll_token, read_poll_token, table_context
@@ -60,7 +60,8 @@ def _render_for_watcher(request, table: Table, pupil) -> HttpResponse:
         if seat.pupil_id and shown.watching(table, state, seat.player)
     }
     watching.store(table.pk, context["stamp"], watchers, html, context["move_id"])
-    return HttpResponse(watching.personal(html, player, poll_token(table, pupil.pk, None)))
+    token = poll_token(table, pupil.pk, None, pupil.sign_in_generation)
+    return HttpResponse(watching.personal(html, player, token))
 
 
 @pupil_required
@@ -143,7 +144,7 @@ def table_poll(request, pk: int):
     """Every 2 s from each tablet: 204 from one cache read while nothing moved."""
     reader = read_poll_token(request.GET.get("t", ""), pk)
     if reader is None:
-        return HttpResponseForbidden()
+        return _refused()
     token = live.read(pk)
     if token is None or live.is_due(token):
         if token is not None:
@@ -158,7 +159,8 @@ def table_poll(request, pk: int):
         kept = watching.copy_for(pk, token[0], reader["p"])
         if kept is not None:
             html, player = kept
-            return HttpResponse(watching.personal(html, player, poll_token(pk, reader["p"], None)))
+            token = poll_token(pk, reader["p"], None, poll_tokens.generation_of(reader))
+            return HttpResponse(watching.personal(html, player, token))
     # Two queries: the table with its session, the seats with their pupils.
     table = (
         Table.objects.select_related("session")
@@ -167,14 +169,23 @@ def table_poll(request, pk: int):
     )
     if reader.get("p"):
         pupil = next((s.pupil for s in table.seats.all() if s.pupil_id == reader["p"]), None)
-        if pupil is None:
-            return HttpResponseForbidden()
+        if pupil is None or not poll_tokens.matches(reader, pupil):
+            return _refused()
         # The signed token names the pupil: no need to read their sign-in session.
         request.pupil = pupil
         return _render_for_watcher(request, table, pupil)
     from .teacher import render_table_for_teacher
 
     return render_table_for_teacher(request, table)
+
+
+def _refused() -> HttpResponse:
+    """A forged token, or one of a sign-in that ended: nothing of the table.
+    The tablet reloads its page (htmx reads HX-Refresh on a 403 too): a pupil
+    still signed in there gets a new token, anyone else the sign-in page."""
+    response = HttpResponseForbidden()
+    response["HX-Refresh"] = "true"
+    return response
 
 
 def _refresh_token(pk: int):

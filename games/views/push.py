@@ -8,7 +8,7 @@ from django.http import HttpResponse, HttpResponseForbidden, StreamingHttpRespon
 from django.views.decorators.http import require_GET
 
 from .. import push
-from .tables import read_poll_token
+from ..poll_tokens import read as read_poll_token
 
 
 @require_GET

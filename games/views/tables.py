@@ -2,52 +2,28 @@
 
 from __future__ import annotations
 
-import time
 import uuid
 from typing import Any
 
 from django.conf import settings
-from django.core import signing
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from classroom import roster
 
-from .. import live, services, watching
+from .. import live, poll_tokens, services, watching
 from ..models import Table
 from ..pages import presenter
 
-POLL_SALT = "numbo.table.poll"
-POLL_MAX_AGE = 12 * 60 * 60
+read_poll_token = poll_tokens.read
 
 
-def poll_token(table: Table | int, pupil_id: int | None, teacher_id: int | None) -> str:
+def poll_token(
+    table: Table | int, pupil_id: int | None, teacher_id: int | None, generation: int = 0
+) -> str:
+    """The table's poll token for a pupil (with their sign_in_generation) or a teacher."""
     table_id = table if isinstance(table, int) else table.pk
-    return signing.dumps({"t": table_id, "p": pupil_id, "k": teacher_id}, salt=POLL_SALT)
-
-
-# Tokens already verified by this process: a tablet sends the same one every
-# 2 s, and checking its signature again was a tenth of an unchanged poll.
-_verified: dict[str, tuple[dict[str, Any], float]] = {}
-VERIFIED_FOR = 300.0  # seconds; far below POLL_MAX_AGE
-VERIFIED_MAX = 20_000
-
-
-def read_poll_token(token: str, table_id: int) -> dict[str, Any] | None:
-    seen = _verified.get(token)
-    if seen is not None and time.monotonic() - seen[1] < VERIFIED_FOR:
-        data = seen[0]
-    else:
-        try:
-            data = signing.loads(token, salt=POLL_SALT, max_age=POLL_MAX_AGE)
-        except signing.BadSignature:
-            return None
-        if not isinstance(data, dict):
-            return None
-        if len(_verified) >= VERIFIED_MAX:
-            _verified.clear()
-        _verified[token] = (data, time.monotonic())
-    return data if data.get("t") == table_id else None
+    return poll_tokens.mint(table_id, pupil_id, teacher_id, generation)
 
 
 def seat_names(table: Table) -> dict[int, str]:
@@ -100,7 +76,12 @@ def table_context(
     token = (
         watching.TOKEN_SLOT
         if for_watchers
-        else poll_token(table, getattr(pupil, "pk", None), getattr(teacher, "pk", None))
+        else poll_token(
+            table,
+            getattr(pupil, "pk", None),
+            getattr(teacher, "pk", None),
+            getattr(pupil, "sign_in_generation", 0),
+        )
     )
     context: dict[str, Any] = {
         "table": table,

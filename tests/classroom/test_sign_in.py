@@ -27,22 +27,75 @@ def test_three_taps_sign_a_pupil_in(client, pupils):
     assert "Hello Léa!" in home.content.decode()
 
 
-def test_wrong_pictures_are_counted_and_lock_after_five(client, teacher_client, pupils):
+def test_wrong_pictures_are_counted_and_lock_the_tablet_after_five(
+    client, teacher_client, classroom, pupils
+):
     lea = pupils[0]
     for _ in range(4):
         response = tap_pictures(client, lea, ["moon", "sun", "star"])
         assert response.status_code == 200
     response = tap_pictures(client, lea, ["moon", "sun", "star"])
     assert response.status_code == 423
-    lea.refresh_from_db()
-    assert lea.is_locked
-    # even the right pictures are refused while locked
+    # even the right pictures are refused on this tablet while it is locked out
     assert tap_pictures(client, lea, ["sun", "moon", "star"]).status_code == 423
-    # the teacher unlocks
+    # the teacher sees it, and unlocks
+    detail = reverse("classroom:class_detail", args=[classroom.pk])
+    assert "a tablet locked out after wrong pictures" in teacher_client.get(detail).content.decode()
     teacher_client.post(reverse("classroom:pupil_unlock", args=[lea.pk]))
+    assert "locked out" not in teacher_client.get(detail).content.decode()
+    assert tap_pictures(client, lea, ["sun", "moon", "star"]).status_code == 302
+
+
+def test_a_classmate_with_the_code_locks_out_only_their_own_tablet(classroom, pupils):
+    """Anyone with the class code could lock any pupil out for ten minutes:
+    now the guessing tablet is locked out, and Léa's own tablet still signs in."""
+    from django.test import Client
+
+    lea = pupils[0]
+    classmate, own_tablet = Client(), Client()  # one school address, two device cookies
+    for client in (classmate, own_tablet):
+        client.get(reverse("classroom:join"))
+    for _ in range(10):
+        tap_pictures(classmate, lea, ["moon", "sun", "star"])
+    assert tap_pictures(classmate, lea, ["sun", "moon", "star"]).status_code == 423
     lea.refresh_from_db()
     assert not lea.is_locked
+    assert tap_pictures(own_tablet, lea, ["sun", "moon", "star"]).status_code == 302
+
+
+def test_wrong_pictures_from_many_devices_lock_the_pupil_everywhere(
+    classroom, pupils, settings, teacher_client
+):
+    """A script renewing its device cookie gets a few tries per cookie: the
+    pupil's own count still locks them out everywhere, as the teacher sees."""
+    from django.test import Client
+
+    settings.NUMBO = {**settings.NUMBO, "PICTURE_PASSWORD_TRIES_PER_PUPIL": 6}
+    lea = pupils[0]
+    for _ in range(3):
+        script = Client()  # a new cookie each time: a new device
+        script.get(reverse("classroom:join"))
+        for _ in range(2):
+            tap_pictures(script, lea, ["moon", "sun", "star"])
+    lea.refresh_from_db()
+    assert lea.is_locked
+    own_tablet = Client()
+    own_tablet.get(reverse("classroom:join"))
+    assert tap_pictures(own_tablet, lea, ["sun", "moon", "star"]).status_code == 423
+    detail = teacher_client.get(reverse("classroom:class_detail", args=[classroom.pk]))
+    assert "locked after wrong pictures" in detail.content.decode()
+    teacher_client.post(reverse("classroom:pupil_unlock", args=[lea.pk]))
+    assert tap_pictures(own_tablet, lea, ["sun", "moon", "star"]).status_code == 302
+
+
+def test_the_right_pictures_forget_that_tablets_wrong_ones(client, pupils):
+    lea = pupils[0]
+    for _ in range(4):
+        tap_pictures(client, lea, ["moon", "sun", "star"])
     assert tap_pictures(client, lea, ["sun", "moon", "star"]).status_code == 302
+    assert tap_pictures(client, lea, ["moon", "sun", "star"]).status_code == 200  # 1 of 5 again
+    lea.refresh_from_db()
+    assert lea.failed_sign_ins == 1
 
 
 def test_the_lock_ends_after_ten_minutes(client, pupils):

@@ -9,39 +9,67 @@ from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
+from classroom import devices
 from classroom.models import Pupil
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_parallel_wrong_guesses_check_no_more_than_the_limit(pupils, monkeypatch):
+@pytest.fixture
+def checked(monkeypatch):
+    """The pupils whose pictures were compared with a guess, once per guess."""
     if not connection.features.has_select_for_update:
         pytest.skip("row locks need PostgreSQL (CI runs this)")
-    lea = pupils[0]
-    checked = []
+    compared = []
     real = Pupil.password_pictures
 
     def counted(pupil):
-        checked.append(pupil.pk)
+        compared.append(pupil.pk)
         return real.fget(pupil)
 
     monkeypatch.setattr(Pupil, "password_pictures", property(counted))
-    url = reverse("classroom:join_pupil", args=[lea.classroom.code, lea.pk])
-    start = threading.Barrier(40)
+    return compared
 
-    def guess(n: int):
+
+def guess_at_once(pupil, clients: list[Client]) -> None:
+    url = reverse("classroom:join_pupil", args=[pupil.classroom.code, pupil.pk])
+    start = threading.Barrier(len(clients))
+
+    def guess(client: Client):
         try:
-            client = Client(REMOTE_ADDR=f"10.0.{n // 250}.{n % 250 + 1}")  # a fresh session each
             start.wait(10)
             client.post(url, {"so_far": "tree,fish", "tap": "car"})
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=guess, args=(n,)) for n in range(40)]
+    threads = [threading.Thread(target=guess, args=(client,)) for client in clients]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(30)
+
+
+def test_parallel_wrong_guesses_from_many_devices_check_no_more_than_the_pupils_limit(
+    pupils, checked
+):
+    lea = pupils[0]
+    # A fresh session and address each: 40 devices.
+    guess_at_once(lea, [Client(REMOTE_ADDR=f"10.0.0.{n + 1}") for n in range(40)])
     lea.refresh_from_db()
-    assert len(checked) <= settings.NUMBO["PICTURE_PASSWORD_MAX_TRIES"]
+    assert len(checked) <= settings.NUMBO["PICTURE_PASSWORD_TRIES_PER_PUPIL"]
     assert lea.is_locked
+
+
+def test_parallel_wrong_guesses_from_one_device_check_no_more_than_its_limit(pupils, checked):
+    lea = pupils[0]
+    tablet = Client()
+    tablet.get(reverse("classroom:join"))  # its device cookie
+    clients = []
+    for _ in range(40):
+        client = Client()  # a fresh session, the tablet's device cookie
+        client.cookies[devices.COOKIE] = tablet.cookies[devices.COOKIE].value
+        clients.append(client)
+    guess_at_once(lea, clients)
+    assert len(checked) <= settings.NUMBO["PICTURE_PASSWORD_TRIES_PER_DEVICE"]
+    lea.refresh_from_db()
+    assert not lea.is_locked  # only that tablet is locked out

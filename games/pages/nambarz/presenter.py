@@ -35,7 +35,7 @@ LOG_LINES = 6
 # No hand holds more: a longer list is a forged form, not a calculation.
 MAX_CARDS = 20
 MAX_RESULT_DIGITS = 7
-LIST_ITEM = re.compile(r"\d{1,7}")
+LIST_ITEM = re.compile(r"\d{1,7}", re.ASCII)  # not "٣" nor "７": int() takes them
 # Symbol and drawing cards keep their ids whatever the number of jokers
 # (the jokers come last in the deck), so a refusal can name them.
 NUMBER_CARDS = cards_of(12)[:80]

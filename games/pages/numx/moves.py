@@ -18,8 +18,9 @@ from engine.numx.cards import CARDS, COLOURS
 MAX_FIELD = 40
 # No hand, row or tour holds more: a longer list is a forged form.
 MAX_CARDS = 40
-SMALL_NUMBER = re.compile(r"\d{1,3}")
-TYPED_NUMBER = re.compile(r"\d{1,4}")
+# ASCII digits only: \d alone takes "٣" and "７", which int() reads too.
+SMALL_NUMBER = re.compile(r"\d{1,3}", re.ASCII)
+TYPED_NUMBER = re.compile(r"\d{1,4}", re.ASCII)
 COUNT_COLOURS = frozenset(COLOURS) | {"any"}
 
 SIMPLE = frozenset({"draw", "keep", "pass"})

@@ -1,0 +1,104 @@
+"""A table's poll token: the only key of the 2-second poll and the push stream.
+
+A tablet polls with a signed token naming the table and the pupil (or teacher)
+it was handed to, no session: reading the session was most of an unchanged
+poll. A pupil's token also carries their sign-in generation
+(``Pupil.sign_in_generation``), which moves on at each sign-out, so that
+signing a pupil out (or the whole class) ends their tokens too.
+
+Checking the generation must not cost the poll a query either. So each
+sign-out leaves the pupil's new generation in the cache for as long as a token
+lives (classroom.signals -> ``forget_sign_ins``), and a token of an earlier
+generation is refused with one cache read. The database stays the truth: a
+poll that renders the table checks the pupil row it reads anyway
+(``matches``), so a cache that lost the mark still shows no table.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.cache import cache
+
+from . import live
+
+SALT = "numbo.table.poll"
+MAX_AGE = 12 * 60 * 60
+
+# Tokens already verified by this process: a tablet sends the same one every
+# 2 s, and checking its signature again was a tenth of an unchanged poll.
+_verified: dict[str, tuple[dict[str, Any], float]] = {}
+VERIFIED_FOR = 300.0  # seconds; far below MAX_AGE
+VERIFIED_MAX = 20_000
+
+
+def mint(table_id: int, pupil_id: int | None, teacher_id: int | None, generation: int = 0) -> str:
+    """``generation``: the pupil's sign_in_generation now (0 for a teacher)."""
+    data: dict[str, Any] = {"t": table_id, "p": pupil_id, "k": teacher_id}
+    if pupil_id is not None:
+        data["g"] = generation
+    return signing.dumps(data, salt=SALT)
+
+
+def read(token: str, table_id: int) -> dict[str, Any] | None:
+    """What the token says (``t``, ``p``, ``k``, ``g``), or None when it is
+    forged, old, for another table or of a pupil signed out since."""
+    seen = _verified.get(token)
+    if seen is not None and time.monotonic() - seen[1] < VERIFIED_FOR:
+        data = seen[0]
+    else:
+        try:
+            data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
+        except signing.BadSignature:
+            return None
+        if not isinstance(data, dict):
+            return None
+        if len(_verified) >= VERIFIED_MAX:
+            _verified.clear()
+        _verified[token] = (data, time.monotonic())
+    if data.get("t") != table_id:
+        return None
+    if data.get("p") is not None and _signed_out_since(data["p"], generation_of(data)):
+        return None
+    return data
+
+
+def generation_of(data: dict[str, Any]) -> int:
+    # Tokens minted before generations existed carry none: the first one.
+    generation = data.get("g", 0)
+    return generation if isinstance(generation, int) else -1
+
+
+def matches(data: dict[str, Any], pupil) -> bool:
+    """The database's word: is the token of this pupil's current sign-in?"""
+    return pupil.sign_in_generation == generation_of(data)
+
+
+def _key(pupil_id: Any) -> str:
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:signed-out:{pupil_id}"
+
+
+def _signed_out_since(pupil_id: Any, generation: int) -> bool:
+    client = live.redis_client()
+    if client is not None:
+        raw = client.get(_key(pupil_id))
+        latest = int(raw) if raw is not None else None
+    else:
+        latest = cache.get(_key(pupil_id))
+    return latest is not None and generation < latest
+
+
+def forget_sign_ins(sender=None, *, generations: dict[int, int], **kwargs) -> None:
+    """Receiver of classroom.signals.pupils_signed_out: the tokens of these
+    pupils' earlier generations end now. Kept as long as a token lives."""
+    client = live.redis_client()
+    if client is not None:
+        with client.pipeline(transaction=False) as pipe:
+            for pupil_id, generation in generations.items():
+                pipe.set(_key(pupil_id), generation, ex=MAX_AGE)
+            pipe.execute()
+    else:
+        cache.set_many({_key(pk): g for pk, g in generations.items()}, MAX_AGE)
