@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -54,3 +55,10 @@ def live_version(session: GameSession) -> str:
     bucket = int(timezone.now().timestamp() // 30)
     cards = f"c{session.cards_shown}" if session.whole_class else ""
     return f"{session.status}{cards}-{'.'.join(str(v) for v in versions)}-{bucket}"
+
+
+def teachers_session(teacher, pk: int) -> GameSession:
+    """One of this teacher's game sessions; 404 for anyone else's."""
+    return get_object_or_404(
+        GameSession.objects.select_related("classroom"), pk=pk, teacher=teacher
+    )

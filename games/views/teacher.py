@@ -19,9 +19,7 @@ from .tables import table_context
 
 
 def own_session(request, pk: int) -> GameSession:
-    return get_object_or_404(
-        GameSession.objects.select_related("classroom"), pk=pk, teacher=request.user
-    )
+    return selectors.teachers_session(request.user, pk)
 
 
 @teacher_required

@@ -20,7 +20,7 @@ from classroom.views.access import teacher_required
 from engine.nmbr9 import GAME, phase
 from games import services
 from games.models import GameSession
-from games.views.teacher import own_session
+from games.selectors import teachers_session
 
 from . import drawing as stacks
 from .presenter import class_ranking
@@ -36,7 +36,7 @@ class NotWholeClass(Exception):
 
 
 def _whole_class_session(request, pk: int) -> GameSession:
-    session = own_session(request, pk)
+    session = teachers_session(request.user, pk)
     if session.game != "nmbr9" or not session.whole_class:
         raise NotWholeClass(session)
     return session
