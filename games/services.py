@@ -259,48 +259,65 @@ def play(
     move_id: str,
     scene: str = "",
 ) -> PlayResult:
-    with transaction.atomic():
-        _hold_session(table_id)
-        # The seats with their pupils: the answer's page names them.
-        table = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("session")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("pupil")))
-            .get(pk=table_id)
-        )
-        earlier = Move.objects.filter(table=table, move_id=move_id).first() if move_id else None
+    """Apply a pupil's tap. Raises Table.DoesNotExist for a table that is not."""
+    try:
+        with transaction.atomic():
+            return _play_locked(table_id, pupil, move, version, move_id, scene)
+    except _TapAgain as again:
+        # Two requests with the same tap id raced past the first check. The
+        # whole transaction is undone (no savepoint: two queries a move saved).
+        return PlayResult("replayed", again.table)
+
+
+class _TapAgain(Exception):
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+
+def _play_locked(
+    table_id: int, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str,
+    scene: str,
+) -> PlayResult:
+    _hold_session(table_id)
+    # The seats with their pupils: the answer's page names them.
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("session")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("pupil")))
+        .get(pk=table_id)
+    )
+    # A tap sent from the table's current version is new: its first sending
+    # moved the version on. Only a tap from an older board may be a repeat.
+    if move_id and version != table.version:
+        earlier = Move.objects.filter(table=table, move_id=move_id).first()
         if earlier is not None:
             return PlayResult("replayed", table, earlier.events)
-        if not table.session.is_running:
-            return PlayResult("closed", table)
-        engine = get_game(table.session.game)
-        state = engine.from_json(table.state)
-        if version != table.version and not _same_scene(table, pupil, state, scene):
-            return PlayResult("stale", table)
-        # The clock is the server's: a turn whose time ran out before any poll
-        # noticed ends now, and this late move is not applied.
-        late = _clock_move(table, state)
-        if late is not None:
-            _apply_server_move(table, late)
-            return PlayResult("late", table)
-        player = player_for(table, pupil, state)
-        if player is None:
-            return PlayResult(
-                "refused", table, refusal=IllegalMove("Not your table.", "not_seated")
-            )
-        try:
-            presenter(table.session.game).check(table, state, player, move)
-            outcome = engine.apply(state, player, move)
-        except IllegalMove as refusal:
-            return PlayResult("refused", table, refusal=refusal)
-        acting = _pupil_of(table, player, pupil)
-        try:
-            with transaction.atomic():
-                _commit(table, state, outcome, player, acting, move, move_id or _auto_id())
-        except IntegrityError:
-            # Two requests with the same tap id raced past the first check.
-            return PlayResult("replayed", table)
-        return PlayResult("applied", table, [e.to_json() for e in outcome.events])
+    if not table.session.is_running:
+        return PlayResult("closed", table)
+    engine = get_game(table.session.game)
+    state = engine.from_json(table.state)
+    if version != table.version and not _same_scene(table, pupil, state, scene):
+        return PlayResult("stale", table)
+    # The clock is the server's: a turn whose time ran out before any poll
+    # noticed ends now, and this late move is not applied.
+    late = _clock_move(table, state)
+    if late is not None:
+        _apply_server_move(table, late)
+        return PlayResult("late", table)
+    player = player_for(table, pupil, state)
+    if player is None:
+        return PlayResult("refused", table, refusal=IllegalMove("Not your table.", "not_seated"))
+    try:
+        presenter(table.session.game).check(table, state, player, move)
+        outcome = engine.apply(state, player, move)
+    except IllegalMove as refusal:
+        return PlayResult("refused", table, refusal=refusal)
+    acting = _pupil_of(table, player, pupil)
+    try:
+        _commit(table, state, outcome, player, acting, move, move_id or _auto_id())
+    except IntegrityError as error:
+        raise _TapAgain(table) from error
+    return PlayResult("applied", table, [e.to_json() for e in outcome.events])
 
 
 def _same_scene(table: Table, pupil: Pupil, state, scene: str) -> bool:

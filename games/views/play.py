@@ -6,7 +6,7 @@ import re
 
 from django.contrib import messages
 from django.db.models import Prefetch
-from django.http import HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -74,27 +74,29 @@ def table_play(request, pk: int):
 @pupil_required
 @require_POST
 def table_move(request, pk: int):
-    # Only the pupil's own table; its seats are read by play() under the lock.
-    seated = get_object_or_404(
-        Table.objects.select_related("session").only("session__game"),
-        pk=pk,
-        seats__pupil=request.pupil,
-        session__status__in=PLAYABLE,
-    )
-    shown = presenter(seated.session.game)
+    # Whether this pupil sits at this table is play()'s to say, under the
+    # table's lock: any answer but "applied" reads the table as the pupil's
+    # own below, which a stranger is refused (404).
+    game = live.game_of(pk)
+    if game is None:
+        raise Http404
+    shown = presenter(game)
     move = shown.read_move(request.POST)
     if move is None or "invalid" in move:
         table = _pupil_table(request, pk)
         return _answer(request, table, note=shown.invalid_note(move), note_kind="error")
     version = request.POST.get("version", "")
-    outcome = services.play(
-        pk,
-        request.pupil,
-        move,
-        int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
-        _tap_id(request.POST.get("move_id", "")),
-        request.POST.get("seen", "")[:80],
-    )
+    try:
+        outcome = services.play(
+            pk,
+            request.pupil,
+            move,
+            int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
+            _tap_id(request.POST.get("move_id", "")),
+            request.POST.get("seen", "")[:80],
+        )
+    except Table.DoesNotExist as gone:
+        raise Http404 from gone
     # An applied move's table is the one play() saved, seats and pupils with it.
     table = outcome.table if outcome.status == "applied" else _pupil_table(request, pk)
     if outcome.status == "stale":

@@ -2,9 +2,9 @@
 
 Everything stays on loopback (127.0.0.1). The script
 
-1. recreates the PostgreSQL database ``numbo_bench`` (127.0.0.1:5432, user
+1. recreates the PostgreSQL database ``numbo_bench`` (or ``$NUMBO_BENCH_DB``; user
    postgres), migrates it, collects static files into a temporary directory
-   and flushes Redis database 2 (and only that one);
+   and flushes Redis database 2 (or ``$NUMBO_BENCH_REDIS_DB``), and only that one;
 2. seeds one teacher, 300 pupils in 10 classes and a running Number Quest
    session per class (preset "classic", tables of 4, no bots), with a signed-in
    session cookie and a poll token for each pupil;
@@ -54,9 +54,10 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH_DIR = Path(__file__).resolve().parent
 RESULTS = BENCH_DIR / "results_load.txt"
 HOST = "127.0.0.1"  # loopback only, always
-DB_NAME = "numbo_bench"
+# Another database and Redis number when several checkouts share the machine.
+DB_NAME = os.environ.get("NUMBO_BENCH_DB", "numbo_bench")
 DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
-REDIS_URL = f"redis://{HOST}:6379/2"
+REDIS_URL = f"redis://{HOST}:6379/{int(os.environ.get('NUMBO_BENCH_REDIS_DB', '2'))}"
 POLL_EVERY = 2.0
 SAFETY_POLL = 20.0  # with push, as static/js/push.js polls while its stream is live
 
@@ -100,7 +101,7 @@ def recreate_database() -> None:
 def flush_redis() -> None:
     import redis
 
-    redis.Redis.from_url(REDIS_URL).flushdb()  # database 2 only
+    redis.Redis.from_url(REDIS_URL).flushdb()  # this database only
 
 
 def manage(env: dict[str, str], *args: str) -> None:
