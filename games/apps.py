@@ -7,7 +7,13 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
         from classroom import play_list
+        from games import seating
+        from games.models import Seat
         from games.services import play_list_of
 
         play_list.provide(play_list_of)
+        # An erased pupil's seat goes with them, without a move or a new seating.
+        post_delete.connect(seating.forget_seat, sender=Seat, dispatch_uid="seating-forget")

@@ -20,7 +20,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Prefetch, Subquery
+from django.db.models import F, Subquery
 from django.utils import timezone
 
 from classroom.models import Attempt, Opportunity, Pupil
@@ -28,7 +28,7 @@ from classroom.tasks import recompute_pupils
 from engine.core import IllegalMove, Outcome
 from engine.registry import get_game
 
-from . import live, watching
+from . import live, seating, watching
 from .models import GameSession, Move, Seat, Table
 from .presenters import presenter
 
@@ -279,13 +279,10 @@ def _play_locked(
     scene: str,
 ) -> PlayResult:
     _hold_session(table_id)
-    # The seats with their pupils: the answer's page names them.
-    table = (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("session")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("pupil")))
-        .get(pk=table_id)
-    )
+    table = Table.objects.select_for_update(of=("self",)).select_related("session").get(pk=table_id)
+    # The seats with their pupils (the answer's page names them), as of the
+    # seating read under the lock.
+    seating.load(table)
     # A tap sent from the table's current version is new: its first sending
     # moved the version on. Only a tap from an older board may be a repeat.
     if move_id and version != table.version:
@@ -499,11 +496,9 @@ def advance(table_id: int) -> bool:
     with transaction.atomic():
         _hold_session(table_id)
         table = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("session")
-            .prefetch_related("seats")
-            .get(pk=table_id)
+            Table.objects.select_for_update(of=("self",)).select_related("session").get(pk=table_id)
         )
+        seating.load(table)
         if table.finished or not table.session.is_running:
             live.publish(table.pk, live.stamp(table), None)
             return False

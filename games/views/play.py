@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from django.contrib import messages
-from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -15,8 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 from classroom.views.access import pupil_required
 from engine.registry import get_game
 
-from .. import live, services, watching
-from ..models import GameSession, Seat, Table
+from .. import live, seating, services, watching
+from ..models import GameSession, Table
 from ..presenters import presenter
 from .tables import poll_token, read_poll_token, table_context
 
@@ -25,12 +24,14 @@ TAP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def _pupil_table(request, pk: int) -> Table:
-    return get_object_or_404(
-        Table.objects.select_related("session").prefetch_related("seats__pupil"),
+    table = get_object_or_404(
+        Table.objects.select_related("session"),
         pk=pk,
         seats__pupil=request.pupil,
         session__status__in=PLAYABLE,
     )
+    seating.load(table)
+    return table
 
 
 def _render(
@@ -155,12 +156,9 @@ def table_poll(request, pk: int):
         if kept is not None:
             html, player = kept
             return HttpResponse(watching.personal(html, player, poll_token(pk, reader["p"], None)))
-    # Two queries: the table with its session, the seats with their pupils.
-    table = (
-        Table.objects.select_related("session")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("pupil")))
-        .get(pk=pk)
-    )
+    # One query: the table with its session; the seats come from the cache.
+    table = Table.objects.select_related("session").get(pk=pk)
+    seating.load(table)
     if reader.get("p"):
         pupil = next((s.pupil for s in table.seats.all() if s.pupil_id == reader["p"]), None)
         if pupil is None:
@@ -174,9 +172,10 @@ def table_poll(request, pk: int):
 
 
 def _refresh_token(pk: int):
-    table = Table.objects.select_related("session").prefetch_related("seats").filter(pk=pk).first()
+    table = Table.objects.select_related("session").filter(pk=pk).first()
     if table is None:
         return None
+    seating.load(table)
     state = get_game(table.session.game).from_json(table.state)
     live.publish(table.pk, live.stamp(table), services.due_at(table, state))
     return live.read(pk) or (live.stamp(table), None)

@@ -11,9 +11,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from classroom import roster
-
-from .. import live, services, watching
+from .. import live, seating, services, watching
 from ..models import Table
 from ..presenters import presenter
 
@@ -52,7 +50,7 @@ def read_poll_token(token: str, table_id: int) -> dict[str, Any] | None:
 
 def seat_names(table: Table) -> dict[int, str]:
     seats = list(table.seats.all())
-    labels = roster.labels([s.pupil for s in seats if s.pupil_id])
+    labels = seating.labels(table)
     names: dict[int, list[str]] = {}
     bots = 0
     for seat in seats:
