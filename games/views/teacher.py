@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -11,7 +9,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from classroom.models import Attempt
 from classroom.views.access import own_classroom, teacher_required
 from engine.core import IllegalMove
 
@@ -20,10 +17,8 @@ from ..duration import duration_of, form_values
 from ..forms import SessionForm
 from ..models import GameSession, Table
 from ..presenters import presenter
+from . import live_cards
 from .tables import table_context
-
-SILENCE = timedelta(seconds=90)
-WRONG_IN_A_ROW = 3
 
 
 def own_session(request, pk: int) -> GameSession:
@@ -77,43 +72,19 @@ def session_new(request, pk: int):
     )
 
 
-def _stuck(table: Table, state_current: int | None) -> str:
-    """Why the pupil whose turn it is seems stuck, or ''."""
-    seats = [s for s in table.seats.all() if s.player == state_current and s.pupil_id]
-    if not seats or table.finished or not table.session.is_running:
-        return ""
-    recent = list(
-        Attempt.objects.filter(table=table, pupil_id=seats[0].pupil_id)
-        .order_by("-pk")
-        .values_list("correct", flat=True)[:WRONG_IN_A_ROW]
-    )
-    if len(recent) == WRONG_IN_A_ROW and not any(recent):
-        return _("three wrong steps in a row")
-    if timezone.now() - table.turn_started_at > SILENCE:
-        return _("no move for a while")
-    return ""
-
-
-def _live_tables(session: GameSession) -> list[dict]:
-    tables = []
-    for table in session.tables.prefetch_related("seats__pupil").order_by("number"):
-        context = table_context(table, player=None, teacher=session.teacher)
-        context["stuck"] = _stuck(table, context["stuck_player"])
-        tables.append(context)
-    return tables
-
-
 def _live_version(session: GameSession) -> str:
     """Changes when any table moves, and every 30 s so silences show up."""
-    ids = list(session.tables.values_list("pk", flat=True))
-    tokens = live.read_many(ids)
+    rows = list(session.tables.order_by("number").values_list("pk", "version"))
+    tokens = live.read_many([pk for pk, _version in rows])
+    moved = False
     for pk, token in tokens.items():
         if token is not None and live.is_due(token):
-            services.advance(pk)
-    versions = session.tables.order_by("number").values_list("version", flat=True)
+            moved = services.advance(pk) or moved
+    if moved:
+        rows = list(session.tables.order_by("number").values_list("pk", "version"))
     bucket = int(timezone.now().timestamp() // 30)
     cards = f"c{session.cards_shown}" if session.whole_class else ""
-    return f"{session.status}{cards}-{'.'.join(str(v) for v in versions)}-{bucket}"
+    return f"{session.status}{cards}-{'.'.join(str(v) for _pk, v in rows)}-{bucket}"
 
 
 @teacher_required
@@ -124,7 +95,7 @@ def session_live(request, pk: int):
         return HttpResponse(status=204)
     context = {
         "session": session,
-        "tables": _live_tables(session),
+        "cards": live_cards.cards(session, request.user),
         "live_version": version,
         "game_title": presenter(session.game).title,
     }

@@ -38,7 +38,10 @@ FIRST_MOVE = MOVE + 3
 # The first poll that draws the table after a move: the table with its session.
 DRAWN_POLL = 1
 # The teacher's live view when nothing moved: the teacher, the session, its tables.
-LIVE_UNCHANGED = 4
+LIVE_UNCHANGED = 3
+# When a table moved: its cards, and for the one table that moved whether its
+# pupil seems stuck (the others' cards are kept).
+LIVE_MOVED = LIVE_UNCHANGED + 2
 
 
 def tablet(pupil) -> Client:
@@ -199,3 +202,23 @@ def test_the_teachers_live_view_when_nothing_moved(
     version = teacher_client.get(url, **HTMX).content.decode().split("?v=", 1)[1].split('"', 1)[0]
     with django_assert_max_num_queries(LIVE_UNCHANGED):
         assert teacher_client.get(url, {"v": version}, **HTMX).status_code == 204
+
+
+def test_the_teachers_live_view_draws_only_the_table_that_moved(
+    classroom, teacher, pupils, teacher_client, django_assert_max_num_queries,
+    django_capture_on_commit_callbacks,
+):
+    session = services.start_session(
+        classroom, teacher, game="numberquest", options={"preset": "addition"},
+        pupils=pupils, table_size=1, seed=4,
+    )
+    url = reverse("games:session_live", args=[session.pk])
+    first = teacher_client.get(url, **HTMX).content.decode()
+    version = first.split("?v=", 1)[1].split('"', 1)[0]
+    table = Table.objects.get(session=session, seats__pupil=pupils[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(table.pk, pupils[0], {"type": "cant"}, 0, "tap-1")
+    with django_assert_max_num_queries(LIVE_MOVED):
+        again = teacher_client.get(url, {"v": version}, **HTMX)
+    assert again.status_code == 200
+    assert again.content.decode().count('class="card live-table') == 3
