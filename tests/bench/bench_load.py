@@ -691,7 +691,10 @@ def latency_line(name: str, samples: list[float], seconds: float) -> str:
 
 def run_config(env, data, workers, threads, args) -> dict:
     rows, teachers = data["pupils"], data["teachers"]
-    app = start_gunicorn(env, "config.wsgi:application", workers, threads, "/healthz")
+    # The app with each request's CPU counted by kind (timed_wsgi.py).
+    cpu_dir = Path(tempfile.mkdtemp(prefix="numbo-bench-cpu-"))
+    env = {**env, "NUMBO_BENCH_CPU_DIR": str(cpu_dir)}
+    app = start_gunicorn(env, "timed_wsgi:application", workers, threads, "/healthz")
     # The push service beside it, as compose runs it: one uvicorn worker.
     pusher = (
         start_gunicorn(
@@ -709,7 +712,7 @@ def run_config(env, data, workers, threads, args) -> dict:
         start = time.perf_counter() + args.warmup
         end = start + args.duration
         stats = Stats((start, end))
-        cpu_at = {}
+        cpu_at, by_kind = {}, {}
 
         def servers_cpu() -> tuple[float, float, float]:
             return (
@@ -722,8 +725,11 @@ def run_config(env, data, workers, threads, args) -> dict:
             async def mark():
                 await asyncio.sleep(max(0.0, start - time.perf_counter()))
                 cpu_at["start"] = (cpu_times(), servers_cpu(), time.process_time())
+                by_kind["start"] = read_cpu_by_kind(cpu_dir)
                 await asyncio.sleep(max(0.0, end - time.perf_counter()))
                 cpu_at["end"] = (cpu_times(), servers_cpu(), time.process_time())
+                await asyncio.sleep(0.6)  # the workers' last totals
+                by_kind["end"] = read_cpu_by_kind(cpu_dir)
 
             await asyncio.gather(
                 mark(),
@@ -763,6 +769,7 @@ def run_config(env, data, workers, threads, args) -> dict:
         if pusher:
             pusher.stop()
         celery.stop()
+        shutil.rmtree(cpu_dir, ignore_errors=True)
     bare = start_gunicorn(env, "bare_wsgi:application", workers, threads, "/bare/")
     try:
         cookies = [{"sessionid": row["sid"]} for row in per_table.values()]
@@ -777,6 +784,11 @@ def run_config(env, data, workers, threads, args) -> dict:
         "stats": stats,
         "cpu": cpu,
         "web_cpu_seconds": (web1 - web0) + (push1 - push0),
+        "cpu_by_kind": {
+            kind: (count - by_kind["start"].get(kind, [0, 0.0])[0],
+                   seconds - by_kind["start"].get(kind, [0, 0.0])[1])
+            for kind, (count, seconds) in by_kind["end"].items()
+        },
         "poll_rate": poll_rate,
         "bare_rate": bare_rate,
         "pupils": len(rows),
@@ -785,12 +797,39 @@ def run_config(env, data, workers, threads, args) -> dict:
     }
 
 
+def read_cpu_by_kind(directory: Path) -> dict[str, list[float]]:
+    """The CPU totals timed_wsgi.py's workers wrote, summed by kind of request."""
+    totals: dict[str, list[float]] = {}
+    for path in directory.glob("*.json"):
+        try:
+            found = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        for kind, (count, seconds) in found.items():
+            total = totals.setdefault(kind, [0, 0.0])
+            total[0] += count
+            total[1] += seconds
+    return totals
+
+
 def csrf_pair() -> tuple[str, str]:
     """A CSRF cookie secret and a form token that goes with it."""
     from django.middleware.csrf import _get_new_csrf_string, _mask_cipher_secret
 
     secret = _get_new_csrf_string()
     return secret, _mask_cipher_secret(secret)
+
+
+def cost_lines(by_kind: dict, pupil_seconds: float, bare_cost: float) -> list[str]:
+    """Where the web workers' CPU went, by kind of request, in bare requests a pupil-second."""
+    lines = [f"  {'request':<12}{'count':>8}{'CPU ms each':>13}{'CPU s':>8}{'per pupil-s':>13}"]
+    for kind, (count, seconds) in sorted(by_kind.items(), key=lambda item: -item[1][1]):
+        if count:
+            lines.append(
+                f"  {kind:<12}{count:>8}{seconds / count * 1000:>13.2f}{seconds:>8.1f}"
+                f"{seconds / pupil_seconds / bare_cost:>13.2f}"
+            )
+    return lines
 
 
 def report(result: dict, args) -> tuple[str, bool]:
@@ -857,7 +896,8 @@ def report(result: dict, args) -> tuple[str, bool]:
         f"of CPU, one 204 poll {poll_rate.cpu_seconds / max(1, len(poll_req)) * 1000:.2f} ms",
         "",
         f"a pupil costs {pupil_cost:.2f} bare requests a second "
-        f"(web processes {web_cores:.2f} cores for {pupils} pupils)",
+        f"(web processes {web_cores:.2f} cores for {pupils} pupils), of which:",
+        *cost_lines(result["cpu_by_kind"], pupils * seconds, bare_cost),
         f"5xx answers: {server_errors}; failed requests: {failures} "
         f"{dict(stats.errors) | dict(poll_rate.errors) | dict(bare_rate.errors)}; "
         f"connections reopened and resent: {Client.retries}",
