@@ -464,6 +464,7 @@ class Stream:
 
     ring: asyncio.Event = field(default_factory=asyncio.Event)
     live: bool = False
+    stamp: str = ""  # the last ring's
 
 
 async def listen(port: int, table: int, token: str, heard: Stream, stats: Stats, end: float):
@@ -488,6 +489,8 @@ async def listen(port: int, table: int, token: str, heard: Stream, stats: Stats,
                 stats.error("stream", time.perf_counter(), "closed")
                 return
             if line.startswith(b"event: changed"):
+                data = await asyncio.wait_for(reader.readline(), 5)
+                heard.stamp = data.decode().removeprefix("data:").strip()
                 heard.ring.set()
             elif line.startswith(b"event: ready"):
                 heard.live = True
@@ -565,6 +568,8 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, 
                 tap = mind.next_tap(page)
                 tap_at = think(mind) if tap else None
                 continue
+            if rung and heard.stamp and heard.stamp == page.stamp:
+                rung = False  # as push.js: this tablet shows that version already
             if not rung and now < poll_due():
                 continue
             last_poll = now
