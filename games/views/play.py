@@ -142,12 +142,14 @@ def table_poll(request, pk: int):
     if reader is None:
         return HttpResponseForbidden()
     token = live.read(pk)
+    table = None
     if token is None or live.is_due(token):
         if token is not None:
             services.advance(pk)
-        token = _refresh_token(pk)
-        if token is None:
+        table = _table(pk)
+        if table is None:
             return HttpResponse(status=404)
+        token = _refresh_token(table)
     if token[0] == request.GET.get("v"):
         return HttpResponse(status=204)
     if reader.get("p"):
@@ -156,9 +158,10 @@ def table_poll(request, pk: int):
         if kept is not None:
             html, player = kept
             return HttpResponse(watching.personal(html, player, poll_token(pk, reader["p"], None)))
-    # One query: the table with its session; the seats come from the cache.
-    table = Table.objects.select_related("session").get(pk=pk)
-    seating.load(table)
+    if table is None:
+        table = _table(pk)
+        if table is None:
+            return HttpResponse(status=404)
     if reader.get("p"):
         pupil = next((s.pupil for s in table.seats.all() if s.pupil_id == reader["p"]), None)
         if pupil is None:
@@ -171,11 +174,17 @@ def table_poll(request, pk: int):
     return render_table_for_teacher(request, table)
 
 
-def _refresh_token(pk: int):
+def _table(pk: int) -> Table | None:
+    """One query: the table with its session; the seats come from the cache."""
     table = Table.objects.select_related("session").filter(pk=pk).first()
-    if table is None:
-        return None
-    seating.load(table)
+    if table is not None:
+        seating.load(table)
+    return table
+
+
+def _refresh_token(table: Table) -> live.Token:
+    """What the cache had lost (or what the server's move changed): read once,
+    kept for the polls after this one."""
     state = get_game(table.session.game).from_json(table.state)
     live.publish(table.pk, live.stamp(table), services.due_at(table, state))
-    return live.read(pk) or (live.stamp(table), None)
+    return live.read(table.pk) or (live.stamp(table), None)
