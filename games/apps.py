@@ -7,9 +7,13 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
         from classroom import play_list
         from classroom.reports.filters import GAME_NAMES
         from classroom.signals import pupils_signed_out
+        from games import seating
+        from games.models import Seat
         from games.pages import PAGES
         from games.poll_tokens import forget_sign_ins
         from games.services import play_list_of
@@ -17,3 +21,5 @@ class GamesConfig(AppConfig):
         play_list.provide(play_list_of)
         GAME_NAMES.update({slug: page.title for slug, page in PAGES.items()})
         pupils_signed_out.connect(forget_sign_ins, dispatch_uid="games.poll_tokens")
+        # An erased pupil's seat goes with them, without a move or a new seating.
+        post_delete.connect(seating.forget_seat, sender=Seat, dispatch_uid="seating-forget")

@@ -20,14 +20,14 @@ from typing import Any
 
 from celery import current_app
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Prefetch, Subquery
+from django.db.models import F, Subquery
 from django.utils import timezone
 
 from classroom.models import Attempt, Opportunity, Pupil
 from classroom.tasks import recompute_pupils
 from engine.core import IllegalMove, Outcome
 
-from . import live, selectors, watching
+from . import live, seating, selectors, watching
 from .models import GameSession, Move, Seat, Table
 from .pages import engine_of, presenter
 
@@ -267,48 +267,62 @@ def play(
     scene: str = "",
     answering: int | None = None,
 ) -> PlayResult:
-    with transaction.atomic():
-        _hold_session(table_id)
-        # The seats with their pupils: the answer's page names them.
-        table = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("session")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("pupil")))
-            .get(pk=table_id)
-        )
-        earlier = Move.objects.filter(table=table, move_id=move_id).first() if move_id else None
+    """Apply a pupil's tap. Raises Table.DoesNotExist for a table that is not."""
+    try:
+        with transaction.atomic():
+            return _play_locked(table_id, pupil, move, version, move_id, scene, answering)
+    except _TapAgain as again:
+        # Two requests with the same tap id raced past the first check. The
+        # whole transaction is undone (no savepoint: two queries a move saved).
+        return PlayResult("replayed", again.table)
+
+
+class _TapAgain(Exception):
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+
+def _play_locked(
+    table_id: int, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str,
+    scene: str, answering: int | None,
+) -> PlayResult:
+    _hold_session(table_id)
+    table = Table.objects.select_for_update(of=("self",)).select_related("session").get(pk=table_id)
+    # The seats with their pupils (the answer's page names them), as of the
+    # seating read under the lock.
+    seating.load(table)
+    # A tap sent from the table's current version is new: its first sending
+    # moved the version on. Only a tap from an older board may be a repeat.
+    if move_id and version != table.version:
+        earlier = Move.objects.filter(table=table, move_id=move_id).first()
         if earlier is not None:
             return PlayResult("replayed", table, earlier.events)
-        if not table.session.is_running:
-            return PlayResult("closed", table)
-        engine = engine_of(table.session.game)
-        state = engine.from_json(table.state)
-        if version != table.version and not _same_scene(table, pupil, state, scene):
-            return PlayResult("stale", table)
-        # The clock is the server's: a turn whose time ran out before any poll
-        # noticed ends now, and this late move is not applied.
-        late = _clock_move(table, state)
-        if late is not None:
-            _apply_server_move(table, late)
-            return PlayResult("late", table)
-        player = player_for(table, pupil, state)
-        if player is None:
-            return PlayResult(
-                "refused", table, refusal=IllegalMove("Not your table.", "not_seated")
-            )
-        try:
-            presenter(table.session.game).check(table, state, player, move)
-            outcome = engine.apply(state, player, move)
-        except IllegalMove as refusal:
-            return PlayResult("refused", table, refusal=refusal)
-        acting = _pupil_of(table, player, pupil, answering)
-        try:
-            with transaction.atomic():
-                _commit(table, state, outcome, player, acting, move, move_id or _auto_id())
-        except IntegrityError:
-            # Two requests with the same tap id raced past the first check.
-            return PlayResult("replayed", table)
-        return PlayResult("applied", table, [e.to_json() for e in outcome.events])
+    if not table.session.is_running:
+        return PlayResult("closed", table)
+    engine = engine_of(table.session.game)
+    state = engine.from_json(table.state)
+    if version != table.version and not _same_scene(table, pupil, state, scene):
+        return PlayResult("stale", table)
+    # The clock is the server's: a turn whose time ran out before any poll
+    # noticed ends now, and this late move is not applied.
+    late = _clock_move(table, state)
+    if late is not None:
+        _apply_server_move(table, late)
+        return PlayResult("late", table)
+    player = player_for(table, pupil, state)
+    if player is None:
+        return PlayResult("refused", table, refusal=IllegalMove("Not your table.", "not_seated"))
+    try:
+        presenter(table.session.game).check(table, state, player, move)
+        outcome = engine.apply(state, player, move)
+    except IllegalMove as refusal:
+        return PlayResult("refused", table, refusal=refusal)
+    acting = _pupil_of(table, player, pupil, answering)
+    try:
+        _commit(table, state, outcome, player, acting, move, move_id or _auto_id())
+    except IntegrityError as error:
+        raise _TapAgain(table) from error
+    return PlayResult("applied", table, [e.to_json() for e in outcome.events])
 
 
 def _same_scene(table: Table, pupil: Pupil, state, scene: str) -> bool:
@@ -509,11 +523,9 @@ def advance(table_id: int) -> bool:
     with transaction.atomic():
         _hold_session(table_id)
         table = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("session")
-            .prefetch_related("seats")
-            .get(pk=table_id)
+            Table.objects.select_for_update(of=("self",)).select_related("session").get(pk=table_id)
         )
+        seating.load(table)
         if table.finished or not table.session.is_running:
             live.publish(table.pk, live.stamp(table), None)
             return False

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 from django.contrib import messages
-from django.db.models import Prefetch
-from django.http import HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -14,8 +13,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from classroom.views.access import pupil_required
 
-from .. import live, poll_tokens, services, watching
-from ..models import GameSession, Seat, Table
+from .. import live, poll_tokens, seating, services, watching
+from ..models import GameSession, Table
 from ..pages import engine_of, presenter
 from .tables import poll_token, read_poll_token, table_context
 
@@ -24,12 +23,14 @@ TAP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def _pupil_table(request, pk: int) -> Table:
-    return get_object_or_404(
-        Table.objects.select_related("session").prefetch_related("seats__pupil"),
+    table = get_object_or_404(
+        Table.objects.select_related("session"),
         pk=pk,
         seats__pupil=request.pupil,
         session__status__in=PLAYABLE,
     )
+    seating.load(table)
+    return table
 
 
 def _render(
@@ -74,28 +75,30 @@ def table_play(request, pk: int):
 @pupil_required
 @require_POST
 def table_move(request, pk: int):
-    # Only the pupil's own table; its seats are read by play() under the lock.
-    seated = get_object_or_404(
-        Table.objects.select_related("session").only("session__game"),
-        pk=pk,
-        seats__pupil=request.pupil,
-        session__status__in=PLAYABLE,
-    )
-    shown = presenter(seated.session.game)
+    # Whether this pupil sits at this table is play()'s to say, under the
+    # table's lock: any answer but "applied" reads the table as the pupil's
+    # own below, which a stranger is refused (404).
+    game = live.game_of(pk)
+    if game is None:
+        raise Http404
+    shown = presenter(game)
     move = shown.read_move(request.POST)
     if move is None or "invalid" in move:
         table = _pupil_table(request, pk)
         return _answer(request, table, note=shown.invalid_note(move), note_kind="error")
     version = request.POST.get("version", "")
-    outcome = services.play(
-        pk,
-        request.pupil,
-        move,
-        int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
-        _tap_id(request.POST.get("move_id", "")),
-        request.POST.get("seen", "")[:80],
-        _answering(request.POST.get("answering", "")),
-    )
+    try:
+        outcome = services.play(
+            pk,
+            request.pupil,
+            move,
+            int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None,
+            _tap_id(request.POST.get("move_id", "")),
+            request.POST.get("seen", "")[:80],
+            _answering(request.POST.get("answering", "")),
+        )
+    except Table.DoesNotExist as gone:
+        raise Http404 from gone
     # An applied move's table is the one play() saved, seats and pupils with it.
     table = outcome.table if outcome.status == "applied" else _pupil_table(request, pk)
     if outcome.status == "stale":
@@ -146,12 +149,14 @@ def table_poll(request, pk: int):
     if reader is None:
         return _refused()
     token = live.read(pk)
+    table = None
     if token is None or live.is_due(token):
         if token is not None:
             services.advance(pk)
-        token = _refresh_token(pk)
-        if token is None:
+        table = _table(pk)
+        if table is None:
             return HttpResponse(status=404)
+        token = _refresh_token(table)
     if token[0] == request.GET.get("v"):
         return HttpResponse(status=204)
     if reader.get("p"):
@@ -161,12 +166,10 @@ def table_poll(request, pk: int):
             html, player = kept
             token = poll_token(pk, reader["p"], None, poll_tokens.generation_of(reader))
             return HttpResponse(watching.personal(html, player, token))
-    # Two queries: the table with its session, the seats with their pupils.
-    table = (
-        Table.objects.select_related("session")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("pupil")))
-        .get(pk=pk)
-    )
+    if table is None:
+        table = _table(pk)
+        if table is None:
+            return HttpResponse(status=404)
     if reader.get("p"):
         pupil = next((s.pupil for s in table.seats.all() if s.pupil_id == reader["p"]), None)
         if pupil is None or not poll_tokens.matches(reader, pupil):
@@ -188,10 +191,17 @@ def _refused() -> HttpResponse:
     return response
 
 
-def _refresh_token(pk: int):
-    table = Table.objects.select_related("session").prefetch_related("seats").filter(pk=pk).first()
-    if table is None:
-        return None
+def _table(pk: int) -> Table | None:
+    """One query: the table with its session; the seats come from the cache."""
+    table = Table.objects.select_related("session").filter(pk=pk).first()
+    if table is not None:
+        seating.load(table)
+    return table
+
+
+def _refresh_token(table: Table) -> live.Token:
+    """What the cache had lost (or what the server's move changed): read once,
+    kept for the polls after this one."""
     state = engine_of(table.session.game).from_json(table.state)
     live.publish(table.pk, live.stamp(table), services.due_at(table, state))
-    return live.read(pk) or (live.stamp(table), None)
+    return live.read(table.pk) or (live.stamp(table), None)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from classroom import roster
 
-from .. import live, poll_tokens, services, watching
+from .. import live, poll_tokens, seating, services, watching
 from ..models import Table
 from ..pages import presenter
 
@@ -28,7 +28,7 @@ def poll_token(
 
 def seat_names(table: Table) -> dict[int, str]:
     seats = list(table.seats.all())
-    labels = roster.labels([s.pupil for s in seats if s.pupil_id])
+    labels = seating.labels(table)
     names: dict[int, list[str]] = {}
     bots = 0
     for seat in seats:

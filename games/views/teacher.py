@@ -15,6 +15,7 @@ from .. import selectors, services
 from ..forms import SessionForm
 from ..models import GameSession, Table
 from ..pages import PAGES, presenter
+from . import live_cards
 from .tables import table_context
 
 
@@ -66,13 +67,6 @@ def session_new(request, pk: int):
     )
 
 
-def _live_tables(session: GameSession) -> list[dict]:
-    tables = []
-    for table in session.tables.prefetch_related("seats__pupil").order_by("number"):
-        context = table_context(table, player=None, teacher=session.teacher)
-        context["stuck"] = selectors.why_stuck(table, context["stuck_player"])
-        tables.append(context)
-    return tables
 
 
 @teacher_required
@@ -86,7 +80,7 @@ def session_live(request, pk: int):
         return HttpResponse(status=204)
     context = {
         "session": session,
-        "tables": _live_tables(session),
+        "cards": live_cards.cards(session, request.user),
         "live_version": version,
         "game_title": presenter(session.game).title,
         "stylesheet": presenter(session.game).stylesheet,

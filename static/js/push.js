@@ -30,6 +30,10 @@
     source = new EventSource(el.dataset.push);
     source.addEventListener("ready", () => { live = true; });
     source.addEventListener("changed", (event) => {
+      // The tablet that made the move shows it already (its answer carried
+      // the board): a poll would only hear "unchanged".
+      const el = table();
+      if (el && event.data && shownStamp(el) === event.data) return;
       waiting = event.data || null;
       reread();
     });

@@ -1,0 +1,62 @@
+"""The app as bench_load.py serves it, with each request's CPU time counted by kind.
+
+Wraps config.wsgi's application: one thread per worker, so the process's CPU
+time across a request is that request's. Each worker writes its totals to
+``$NUMBO_BENCH_CPU_DIR/<pid>.json`` at most twice a second; the bench reads
+them (bench_load.read_cpu_by_kind) at the start and the end of its window
+and prints where the CPU went.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+from config.wsgi import application as django_application
+
+KINDS = [
+    ("poll", re.compile(r"^/tables/\d+/poll/$")),
+    ("move", re.compile(r"^/tables/\d+/move/$")),
+    ("page", re.compile(r"^/tables/\d+/$")),
+    ("cards", re.compile(r"^/sessions/\d+/cards/$")),
+    ("card", re.compile(r"^/sessions/\d+/cards/next/$")),
+    ("live", re.compile(r"^/sessions/\d+/$")),
+]
+OUT_DIR = Path(os.environ.get("NUMBO_BENCH_CPU_DIR", "/dev/shm"))
+_totals: dict[str, list[float]] = {}
+_written = 0.0
+
+
+def _kind(path: str, status: str) -> str:
+    for name, pattern in KINDS:
+        if pattern.match(path):
+            if name == "poll":
+                return f"poll {status[:3]}"
+            return name
+    return "other"
+
+
+def application(environ, start_response):
+    global _written
+    started = time.process_time()
+    seen = {}
+
+    def start(status, headers, exc_info=None):
+        seen["status"] = status
+        return start_response(status, headers, exc_info)
+
+    body = b"".join(django_application(environ, start))
+    spent = time.process_time() - started
+    kind = _kind(environ.get("PATH_INFO", ""), seen.get("status", "000"))
+    count = _totals.setdefault(kind, [0, 0.0])
+    count[0] += 1
+    count[1] += spent
+    now = time.monotonic()
+    if now - _written > 0.5:
+        _written = now
+        (OUT_DIR / f"{os.getpid()}.json").write_text(json.dumps(_totals))
+    return [body]
+
