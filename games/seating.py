@@ -27,7 +27,7 @@ from . import live
 from .models import Seat, Table
 
 TTL = 60  # s
-PUPIL_FIELDS = ("id", "classroom_id", "first_name", "initial", "avatar")
+PUPIL_FIELDS = ("id", "classroom_id", "first_name", "initial", "avatar", "sign_in_generation")
 SEAT_FIELDS = ("id", "table_id", "player", "pupil_id", "bot_level")
 
 

@@ -634,10 +634,13 @@ def seat_late(session: GameSession) -> list[Pupil]:
     return late
 
 
-def advance_due(session: GameSession) -> None:
+def advance_due(session: GameSession, ids: list[int] | None = None) -> bool:
     """The server moves now due at the session's tables (a bot, a clock), as
-    a tablet's poll makes them at its own table."""
-    ids = list(session.tables.values_list("pk", flat=True))
+    a tablet's poll makes them at its own table; True if any was made."""
+    if ids is None:
+        ids = list(session.tables.values_list("pk", flat=True))
+    moved = False
     for pk, token in live.read_many(ids).items():
         if token is not None and live.is_due(token):
-            advance(pk)
+            moved = advance(pk) or moved
+    return moved

@@ -74,8 +74,10 @@ def session_live(request, pk: int):
     session = own_session(request, pk)
     # Server moves now due are made before the version is read: the page
     # polling is one of the ways a bot's move arrives.
-    services.advance_due(session)
-    version = selectors.live_version(session)
+    rows = selectors.table_versions(session)
+    if services.advance_due(session, [pk for pk, _version in rows]):
+        rows = selectors.table_versions(session)
+    version = selectors.live_version(session, [v for _pk, v in rows])
     if request.htmx and request.GET.get("v") == version:
         return HttpResponse(status=204)
     context = {
