@@ -77,6 +77,8 @@ def test_a_move_shows_on_the_other_tablet_within_half_a_second(
             moving.get_by_role("button", name="Undo").click()
             expect(moving.locator("#table")).not_to_have_attribute("data-version", version)
         version = moving.locator("#table").get_attribute("data-version")
+        # htmx settles a swap a moment after the new board is in the page.
+        moving.wait_for_function(f"() => window.seen['{version}'] !== undefined", timeout=5000)
         # The mover's own push may redraw its board before its answer lands
         # (the answer is then not swapped in): its board changing is the moment.
         answered = moving.evaluate(
