@@ -84,14 +84,14 @@ class Recorder:
         """Counts the boards each request draws (games.presenters.base.drawn_once misses)."""
         from django.utils.translation import get_language
 
-        from games.presenters import base, numberquest, ultimes
+        from games.presenters import base, nmbr9, numberquest, ultimes
 
         def counted(kind, what, draw, fill=None):
             if (kind, what, get_language()) not in base._drawn:
                 self.misses += 1
             return base.drawn_once(kind, what, draw, fill)
 
-        for module in (numberquest, ultimes):
+        for module in (nmbr9, numberquest, ultimes):
             module.drawn_once = counted
 
     def call(self, env) -> tuple[int, bytes]:
