@@ -85,6 +85,7 @@ class Recorder:
         from django.utils.translation import get_language
 
         from games.pages import base
+        from games.pages.nmbr9 import presenter as nmbr9
         from games.pages.numberquest import presenter as numberquest
         from games.pages.ultimes import presenter as ultimes
 
@@ -93,7 +94,7 @@ class Recorder:
                 self.misses += 1
             return base.drawn_once(kind, what, draw, fill)
 
-        for module in (numberquest, ultimes):
+        for module in (nmbr9, numberquest, ultimes):
             module.drawn_once = counted
 
     def call(self, env) -> tuple[int, bytes]:

@@ -13,6 +13,7 @@ checks the move again when it comes.
 from __future__ import annotations
 
 import zlib
+from functools import lru_cache
 from typing import Any
 
 from django.core.cache import cache
@@ -26,9 +27,9 @@ from django.utils.translation import gettext as _
 from engine.core import IllegalMove
 from engine.nmbr9 import GAME, Stack, bot_moves, bot_score, phase, score
 from engine.nmbr9.game import MAX_TYPED, counting_levels
-from engine.nmbr9.stack import level_digit_sums
+from engine.nmbr9.stack import Tile, legal_placements, level_digit_sums
 from games import live, narration
-from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter
+from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter, drawn_once
 
 from . import drawing as stacks
 from .options import Nmbr9Options
@@ -39,6 +40,20 @@ COMPUTER_SCORE_TTL = 24 * 60 * 60
 # would hide it.
 CARD_WAIT_POLL = 2
 CLASS_RANKING_POLL = 10
+
+
+@lru_cache(maxsize=256)
+def legal_for(
+    tiles: tuple[Tile, ...], card: int, board: int
+) -> tuple[tuple[int, int, int, int], ...]:
+    """The placements of ``card`` on this stack, as the page carries them
+    (rotation, x, y, level). Every tablet of a table, and every pupil of a
+    whole class, places the same card on stacks that often look alike, and a
+    page is drawn at each poll until the tile is placed: the engine's search
+    (about half a placing page's drawing) runs once per stack and card."""
+    return tuple(
+        (p.rotation, p.x, p.y, p.level) for p in legal_placements(Stack(tiles, board), card)
+    )
 
 
 class CompactJSON(DjangoJSONEncoder):
@@ -271,11 +286,15 @@ class Nmbr9Presenter(Presenter):
         interactive: bool = False,
         big: bool = False,
     ) -> str:
-        picture = stacks.stack_picture(tiles, board, crop=crop, highlight_level=highlight_level)
-        return render_to_string(
-            "games/nmbr9/_stack.html",
-            {"stack": picture, "mini": crop and not big, "interactive": interactive},
-        )
+        def draw() -> str:
+            picture = stacks.stack_picture(tiles, board, crop=crop, highlight_level=highlight_level)
+            return render_to_string(
+                "games/nmbr9/_stack.html",
+                {"stack": picture, "mini": crop and not big, "interactive": interactive},
+            )
+
+        shown = (tuple(tiles), board, crop, highlight_level, interactive, big)
+        return drawn_once("stack", shown, draw)
 
     def teacher_board(self, table, state, names: dict[int, str]) -> str:
         """Every player's stack, small: the live view's and projector's board.
@@ -424,9 +443,7 @@ class Nmbr9Presenter(Presenter):
                 "board": state.board,
                 "digit": state.card,
                 "shapes": view["card_shapes"],
-                "legal": [
-                    [m["rotation"], m["x"], m["y"], m["level"]] for m in GAME.moves(state, player)
-                ],
+                "legal": legal_for(stack.tiles, state.card, stack.board),
                 "stack": [{"cells": t["cells"], "level": t["level"]} for t in view["stack"]],
                 "texts": self.texts(),
             }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -37,7 +38,12 @@ def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[
         board = boards.diamond(view, tappable=tappable, chain=chain)
         return render_to_string(
             "games/numberquest/_board.html",
-            {"table": table, "board": board, "version": VERSION_SLOT, "move_id": TAP_SLOT},
+            {
+                "move_url": reverse("games:table_move", args=[table.pk]),
+                "board": board,
+                "version": VERSION_SLOT,
+                "move_id": TAP_SLOT,
+            },
         )
 
     # The squares never change but for their tokens; a board of buttons posts
@@ -188,6 +194,8 @@ class NumberQuestPresenter(Presenter):
             "last_calculation": calculations[0] if calculations else "",
             "handover_name": names.get(view["current"], "") if handover else "",
             "seconds_left": self.seconds_left(table, state, over),
+            # Reversed once: the page's six forms and the board's squares post to it.
+            "move_url": reverse("games:table_move", args=[table.pk]),
             "operations": [
                 (op, narration.SYMBOLS[op]) for op in view.get("variant", {}).get("operations", "")
             ],

@@ -18,6 +18,7 @@ Pure geometry: nothing here reads the database or a request.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from engine.ultimes import ELEVATED, FINISH, SPECIAL_97, is_ultimate
@@ -100,49 +101,22 @@ def kind_shown(square: int, mark_ultimates: bool, mark_elevated: bool) -> str:
     return "plain"
 
 
-def track(
-    view: dict[str, Any],
-    *,
-    names: dict[int, str] | None = None,
-    tappable: bool = False,
-    mark_ultimates: bool = False,
-    mark_elevated: bool = False,
-) -> dict[str, Any]:
-    """Everything ``_track.html`` draws for one engine view.
-
-    ``tappable``: every square is a button (the pupil answers by tapping it;
-    which squares are right is not given away). While the pupil says where a
-    square sends the pawn (phase ``send``) the pawn already stands on the square
-    it reached, with a faint copy where it started.
-    """
-    names = names or {}
-    phase = view.get("phase")
-    turn = view.get("turn")
-    over = phase == "over"
-    positions = list(view.get("positions", []))
-    start_ghost = None
-    if phase == "send" and view.get("reached") is not None and turn is not None:
-        start_ghost = positions[turn]
-        positions[turn] = view["reached"]
-
-    on_square: dict[int, list[int]] = {}
-    for player, square in enumerate(positions):
-        on_square.setdefault(square, []).append(player)
-
+@lru_cache(maxsize=4)
+def squares(mark_ultimates: bool, mark_elevated: bool) -> tuple[dict[str, Any], ...]:
+    """Squares 0..99 as they look with no pawn on them: the same on every
+    track with these marks, so computed once. Read-only: callers copy a
+    square before they add a pawn's names to it."""
     cells = []
     for square in range(FINISH + 1):
         x, y = cell_origin(square)
         cx, cy = x + CELL / 2, y + CELL / 2
         inset = (CELL - SQUARE) / 2
         kind = kind_shown(square, mark_ultimates, mark_elevated)
-        here = on_square.get(square, [])
-        current_here = turn is not None and not over and turn in here
         badge = ""
         if kind == "elevated":
             badge = f"↩{ELEVATED[square]}"
         elif kind == "ultimate" and square == SPECIAL_97:
             badge = "↩0"
-        pawn_names = [names.get(p, str(p + 1)) for p in here]
         cells.append(
             {
                 "square": square,
@@ -159,16 +133,63 @@ def track(
                 "badge": badge,
                 "source": ELEVATED.get(square),
                 "badge_y": round(cy - 11.5, 1) if kind == "elevated" else round(cy + 19, 1),
-                "pawn_names": pawn_names,
-                "outline": PLAYER_COLOURS[turn % 4] if current_here else "",
-                "tap": tappable,
+                "pawn_names": [],
+                "outline": "",
             }
         )
+    return tuple(cells)
 
-    pawns = []
+
+def frame() -> dict[str, Any]:
+    """The picture's sizes and colours, the same for every track."""
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "cell": CELL,
+        "square": SQUARE,
+        "road": road(),
+        "pawn_radius": PAWN_RADIUS,
+        "stroke": STROKE,
+        "road_colour": ROAD,
+    }
+
+
+def pawns(view: dict[str, Any], *, names: dict[int, str] | None = None) -> dict[str, Any]:
+    """What one engine view lays on the squares: the pawns, the faint copy of
+    the one moving, and the squares they stand on (named in the square's
+    label, the current player's outlined), by square number.
+
+    While the pupil says where a square sends the pawn (phase ``send``) the
+    pawn already stands on the square it reached, with a faint copy where it
+    started.
+    """
+    names = names or {}
+    phase = view.get("phase")
+    turn = view.get("turn")
+    over = phase == "over"
+    positions = list(view.get("positions", []))
+    start_ghost = None
+    if phase == "send" and view.get("reached") is not None and turn is not None:
+        start_ghost = positions[turn]
+        positions[turn] = view["reached"]
+
+    on_square: dict[int, list[int]] = {}
+    for player, square in enumerate(positions):
+        on_square.setdefault(square, []).append(player)
+    occupied = {
+        square: {
+            "pawn_names": [names.get(p, str(p + 1)) for p in here],
+            "outline": PLAYER_COLOURS[turn % 4]
+            if turn is not None and not over and turn in here
+            else "",
+        }
+        for square, here in on_square.items()
+    }
+
+    shown = []
     for player, square in enumerate(positions):
         px, py = pawn_spot(square, player)
-        pawns.append(
+        shown.append(
             {
                 "player": player,
                 "label": player + 1,
@@ -183,21 +204,7 @@ def track(
     if start_ghost is not None:
         gx, gy = pawn_spot(start_ghost, turn)
         ghost = {"cx": gx, "cy": gy, "colour": PLAYER_COLOURS[turn % 4], "label": turn + 1}
-
-    return {
-        "width": WIDTH,
-        "height": HEIGHT,
-        "cell": CELL,
-        "square": SQUARE,
-        "road": road(),
-        "cells": cells,
-        "pawns": pawns,
-        "ghost": ghost,
-        "pawn_radius": PAWN_RADIUS,
-        "stroke": STROKE,
-        "road_colour": ROAD,
-        "tappable": tappable,
-    }
+    return {"pawns": shown, "ghost": ghost, "occupied": occupied}
 
 
 def power_text(square: int) -> str:

@@ -3,11 +3,13 @@ sum typed on the keypad, and the squares tapped (RULES.md 0.3 and 5)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from engine.core import Event, IllegalMove
 from engine.ultimes import FINISH, GAME, bot_moves
@@ -29,8 +31,50 @@ LOG_MOVES = 8  # the last moves read for the table's log
 LOG_LINES = 6
 # A pawn this close to 99 may go past it: the page reminds how to count back.
 BOUNCE_ZONE = FINISH - 12
+
+
 def _who(names: dict[int, str], player: Any) -> str:
     return names.get(player, "") if isinstance(player, int) else ""
+
+
+# The move URL in squares drawn for every table, filled in per table.
+MOVE_URL_SLOT = "track-move-url-slot"
+
+
+@lru_cache(maxsize=32)
+def _empty_squares(
+    marks: tuple[bool, bool], tappable: bool, language: str | None
+) -> tuple[str, ...]:
+    """Squares 0..99 with no pawn on them, drawn once per process for their
+    marks, whether they are buttons and the language of their labels: a move
+    redraws only the few squares its pawns stand on (``language`` keys the
+    cache; the drawing reads the active one)."""
+    track = tracks.frame()
+    context = {"track": track, "tap": tappable, "move_url": MOVE_URL_SLOT if tappable else ""}
+    template = get_template("games/ultimes/_track_square.html")
+    return tuple(template.render({**context, "c": cell}) for cell in tracks.squares(*marks))
+
+
+@lru_cache(maxsize=64)
+def _frame(marks: tuple[bool, bool], tappable: bool, phase: str, language: str | None) -> str:
+    """The track's outline, road and badges, with slots for its squares and pawns."""
+    return render_to_string(
+        "games/ultimes/_track.html",
+        {
+            "track": tracks.frame(),
+            "cells": tracks.squares(*marks),
+            "tappable": tappable,
+            "version": VERSION_SLOT,
+            "move_id": TAP_SLOT,
+            "move_type": phase,
+            "squares": SQUARES_SLOT,
+            "pawns": PAWNS_SLOT,
+        },
+    )
+
+
+SQUARES_SLOT = "track-squares-slot"
+PAWNS_SLOT = "track-pawns-slot"
 
 
 def track_html(
@@ -41,23 +85,27 @@ def track_html(
     marks = (bool(view.get("mark_ultimates")), bool(view.get("mark_elevated")))
 
     def draw() -> str:
-        track = tracks.track(
-            view,
-            names=names,
-            tappable=tappable,
-            mark_ultimates=marks[0],
-            mark_elevated=marks[1],
-        )
-        return render_to_string(
-            "games/ultimes/_track.html",
-            {
-                "table": table,
-                "track": track,
-                "version": VERSION_SLOT,
-                "move_id": TAP_SLOT,
-                "move_type": phase,
-            },
-        )
+        language = get_language()
+        pieces = tracks.pawns(view, names=names)
+        track = {**tracks.frame(), **pieces}
+        squares = list(_empty_squares(marks, tappable, language))
+        move_url = reverse("games:table_move", args=[table.pk]) if tappable else ""
+        if pieces["occupied"]:
+            template = get_template("games/ultimes/_track_square.html")
+            cells = tracks.squares(*marks)
+            for square, on_it in pieces["occupied"].items():
+                squares[square] = template.render(
+                    {
+                        "track": track,
+                        "tap": tappable,
+                        "move_url": MOVE_URL_SLOT,
+                        "c": {**cells[square], **on_it},
+                    }
+                )
+        pawns = render_to_string("games/ultimes/_track_pawns.html", {"track": track})
+        html = _frame(marks, tappable, phase, language)
+        html = html.replace(SQUARES_SLOT, "".join(squares)).replace(PAWNS_SLOT, pawns)
+        return html.replace(MOVE_URL_SLOT, move_url) if tappable else html
 
     shown = (
         phase,
