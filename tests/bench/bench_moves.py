@@ -35,32 +35,14 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import urlencode
 
+# The WSGI environ of one request, as the per-request benchmark builds it.
+from bench_requests import environ
+
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parents[1]
 GAMES = ("numberquest", "numberquest-bot", "ultimes", "nmbr9", "nmbr9-class")
 
 
-def environ(method: str, path: str, query: str = "", body: bytes = b"", cookies: str = ""):
-    return {
-        "REQUEST_METHOD": method,
-        "PATH_INFO": path,
-        "QUERY_STRING": query,
-        "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "80",
-        "HTTP_HOST": "127.0.0.1",
-        "HTTP_ACCEPT_LANGUAGE": "en",
-        "HTTP_HX_REQUEST": "true",
-        "HTTP_COOKIE": cookies,
-        "CONTENT_TYPE": "application/x-www-form-urlencoded",
-        "CONTENT_LENGTH": str(len(body)),
-        "wsgi.input": io.BytesIO(body),
-        "wsgi.url_scheme": "http",
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": False,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-        "wsgi.version": (1, 0),
-    }
 
 
 class Recorder:

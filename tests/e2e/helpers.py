@@ -10,6 +10,24 @@ from playwright.sync_api import Page, expect
 from engine.numberquest.board import chain_connects, neighbours
 from games.pages import engine_of
 
+# Each tablet notes, by version, when its table changed on screen and, for its
+# own moves, when the server's answer came back.
+WATCH = """() => {
+    window.seen = {};
+    window.answered = {};
+    let answer = null;
+    document.addEventListener("htmx:afterRequest", (event) => {
+        if (event.detail.requestConfig.verb === "post") answer = Date.now();
+    });
+    document.addEventListener("htmx:afterSettle", () => {
+        const table = document.getElementById("table");
+        if (!table) return;
+        window.seen[table.dataset.version] = Date.now();
+        if (answer !== null) window.answered[table.dataset.version] = answer;
+        answer = null;
+    });
+}"""
+
 
 def sign_in_pupil(page: Page, base_url: str, code: str, pupil) -> None:
     page.goto(base_url + f"/join/{code}/")

@@ -25,32 +25,15 @@ from games import live, services
 from games.models import Table
 from games.pages import engine_of
 
-from .helpers import sign_in_pupil
+from .helpers import WATCH, sign_in_pupil
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = engine_of("numx")
 SHOTS = os.environ.get("NUMBO_SHOTS")
-# Each tablet notes, by version, when its table changed on screen and, for its
-# own moves, when the server's answer came back (as tests/e2e/test_push.py).
 # Léa lays 7 7, it is then Noah's turn, Inès holds the Rainbow 7.
 DEALT_HANDS = [["blue7", "red7", "green2", "joker1"], ["red9", "green9", "yellow11", "flip1"],
                ["rainbow7", "red13", "blue3"]]
 DEALT = {c for hand in DEALT_HANDS for c in hand}
-WATCH = """() => {
-    window.seen = {};
-    window.answered = {};
-    let answer = null;
-    document.addEventListener("htmx:afterRequest", (event) => {
-        if (event.detail.requestConfig.verb === "post") answer = Date.now();
-    });
-    document.addEventListener("htmx:afterSettle", () => {
-        const table = document.getElementById("table");
-        if (!table) return;
-        window.seen[table.dataset.version] = Date.now();
-        if (answer !== null) window.answered[table.dataset.version] = answer;
-        answer = null;
-    });
-}"""
 
 
 def shot(page, name: str) -> None:
@@ -163,7 +146,12 @@ def test_three_tablets_a_secret_choice_a_trick_and_a_rainbow_out_of_turn(
     expect(tablets[2].get_by_test_id("feedback").first).to_contain_text(
         "Inès D. added Rainbow 7 to the trick, out of turn!")
     version = tablets[2].locator("#table").get_attribute("data-version")
-    answered = tablets[2].evaluate(f"() => window.answered['{version}']")
+    # htmx settles a swap a moment after the new board is in the page; the
+    # mover's own push may redraw it before its answer lands.
+    tablets[2].wait_for_function(f"() => window.seen['{version}'] !== undefined")
+    answered = tablets[2].evaluate(
+        f"() => window.answered['{version}'] ?? window.seen['{version}']"
+    )
     expect(tablets[1].get_by_test_id("lost-turn")).to_contain_text(
         "You lost your turn: Inès D. added a Rainbow out of turn.")
     expect(tablets[0].get_by_test_id("top-trick").locator("svg")).to_have_count(3)

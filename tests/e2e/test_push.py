@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games import services
 
-from .helpers import add_first_two, sign_in_pupil
+from .helpers import WATCH, add_first_two, sign_in_pupil
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -24,23 +24,6 @@ pytestmark = [
 ]
 MOVES = 8
 
-# Each tablet notes, by version, when its table changed on screen and, for its
-# own moves, when the server's answer came back.
-WATCH = """() => {
-    window.seen = {};
-    window.answered = {};
-    let answer = null;
-    document.addEventListener("htmx:afterRequest", (event) => {
-        if (event.detail.requestConfig.verb === "post") answer = Date.now();
-    });
-    document.addEventListener("htmx:afterSettle", () => {
-        const table = document.getElementById("table");
-        if (!table) return;
-        window.seen[table.dataset.version] = Date.now();
-        if (answer !== null) window.answered[table.dataset.version] = answer;
-        answer = null;
-    });
-}"""
 
 
 def test_a_move_shows_on_the_other_tablet_within_half_a_second(

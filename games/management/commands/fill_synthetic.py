@@ -187,20 +187,15 @@ class Command(BaseCommand):
                     first_try = True
                     moment += timedelta(seconds=rng.randint(8, 40))
                     given = right if correct else _wrong(rng, skill, operands, right)
+                    step = {
+                        "pupil": pupil, "session": session, "table": table,
+                        "game": "numberquest", "skill": skill,
+                        "operands": [str(x) for x in operands], "expected": str(right),
+                    }
                     pending.append(
                         Attempt(
-                            pupil=pupil,
-                            session=session,
-                            table=table,
-                            game="numberquest",
-                            skill=skill,
-                            operands=[str(x) for x in operands],
-                            expected=str(right),
-                            given=str(given),
-                            correct=correct,
-                            first_try=first_try,
-                            response_ms=rng.randint(2000, 25000),
-                            created_at=moment,
+                            **step, given=str(given), correct=correct, first_try=first_try,
+                            response_ms=rng.randint(2000, 25000), created_at=moment,
                         )
                     )
                     if not correct and made < count and rng.random() < 0.6:  # a second try
@@ -208,18 +203,8 @@ class Command(BaseCommand):
                         moment += timedelta(seconds=rng.randint(3, 15))
                         pending.append(
                             Attempt(
-                                pupil=pupil,
-                                session=session,
-                                table=table,
-                                game="numberquest",
-                                skill=skill,
-                                operands=[str(x) for x in operands],
-                                expected=str(right),
-                                given=str(right),
-                                correct=True,
-                                first_try=False,
-                                response_ms=rng.randint(1500, 9000),
-                                created_at=moment,
+                                **step, given=str(right), correct=True, first_try=False,
+                                response_ms=rng.randint(1500, 9000), created_at=moment,
                             )
                         )
                     if len(pending) >= BATCH:

@@ -19,7 +19,8 @@ from django.utils.translation import gettext_lazy
 
 from engine.arithmetic import SKILL_OF
 from engine.core import IllegalMove
-from engine.nambarz import GAME, bot_moves, opportunity
+from engine.nambarz import GAME, bot_moves, opportunity, rank_points
+from engine.nambarz.bots import simplest_parts
 from engine.nambarz.cards import cards_of, match_kind
 from engine.nambarz.state import team_of
 from games.models import Move
@@ -377,8 +378,6 @@ def _drawn_card(state, player: int | None, view: dict[str, Any]) -> dict[str, An
 def _fits_a_calculation(state, player: int, drawn_id: int) -> bool:
     """Whether some legal calculation from the hand uses the drawn card (or its
     twin: a card of the same number and family)."""
-    from engine.nambarz.bots import simplest_parts
-
     drawn = state.card(drawn_id)
     if drawn.number is None or match_kind(drawn, state.target) is not None:
         return False
@@ -406,8 +405,6 @@ def _score_table(state, view: dict[str, Any], names: dict[int, str]) -> list[dic
 def _round_end(moves, names: dict[int, str]) -> dict[str, Any] | None:
     """The newest round's ranks, points and bonuses, while the next round is young
     (or the game is over)."""
-    from engine.nambarz import rank_points
-
     for _number, _player, _pupil_id, events in moves:
         for event in events or []:
             if event.get("kind") != "round_over":
