@@ -163,6 +163,19 @@ class Dice:
         return shuffled, draws + 1
 
 
+class StateStoresItself:
+    """to_json and from_json for a game whose state class writes and reads
+    itself (``state.to_json()``, ``State.from_json(data)``): every game here."""
+
+    state_class: Any
+
+    def to_json(self, state: Any) -> dict[str, Any]:
+        return state.to_json()
+
+    def from_json(self, data: dict[str, Any]) -> Any:
+        return self.state_class.from_json(data)
+
+
 class Game(Protocol):
     """What every game in the registry provides."""
 

@@ -40,6 +40,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    StateStoresItself,
     check_in_game,
     check_players,
     read_int_field,
@@ -327,9 +328,10 @@ def _check_actor(state: UltimesState, player: Any) -> None:
 _MOVE_PHASE = {"dice": "dice", "sum": "sum", "reach": "reach", "send": "send"}
 
 
-class Ultimes:
+class Ultimes(StateStoresItself):
     """The engine game for the registry (slug ``ultimes``)."""
 
+    state_class = UltimesState
     slug = "ultimes"
 
     def new(self, options: dict[str, Any] | None, players: int, seed: int) -> UltimesState:
@@ -481,12 +483,6 @@ class Ultimes:
             ranking.append(tuple(i for i, s in enumerate(scores)
                                  if s == value and i != state.winner))
         return Result(scores, tuple(ranking))
-
-    def to_json(self, state: UltimesState) -> dict[str, Any]:
-        return state.to_json()
-
-    def from_json(self, data: dict[str, Any]) -> UltimesState:
-        return UltimesState.from_json(data)
 
 
 _PHASE_HINT = {

@@ -54,6 +54,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    StateStoresItself,
     check_in_game,
     check_players,
     rank_by_score,
@@ -132,9 +133,10 @@ def _bound_families(state: NambarzState) -> tuple[str, ...] | None:
 # --------------------------------------------------------------------------- the game
 
 
-class Nambarz:
+class Nambarz(StateStoresItself):
     """The engine game for the registry (slug ``nambarz``)."""
 
+    state_class = NambarzState
     slug = "nambarz"
 
     def new(self, options: dict[str, Any] | None, players: int, seed: int) -> NambarzState:
@@ -562,12 +564,6 @@ class Nambarz:
             return None
         totals = _team_totals(state)
         return Result(totals, rank_by_score(totals))
-
-    def to_json(self, state: NambarzState) -> dict[str, Any]:
-        return state.to_json()
-
-    def from_json(self, data: dict[str, Any]) -> NambarzState:
-        return NambarzState.from_json(data)
 
 
 def _teams(state: NambarzState) -> list[tuple[tuple[int, ...], int]]:

@@ -26,6 +26,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    StateStoresItself,
     check_in_game,
     check_players,
     rank_by_score,
@@ -131,9 +132,10 @@ def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return items[:index] + (value,) + items[index + 1:]
 
 
-class Nmbr9:
+class Nmbr9(StateStoresItself):
     """The engine game for the registry (slug ``nmbr9``)."""
 
+    state_class = Nmbr9State
     slug = "nmbr9"
 
     def new(self, options: dict[str, Any] | None, players: int, seed: int) -> Nmbr9State:
@@ -316,12 +318,6 @@ class Nmbr9:
             return None
         scores = tuple(score(s) for s in state.stacks)
         return Result(scores, rank_by_score(scores))
-
-    def to_json(self, state: Nmbr9State) -> dict[str, Any]:
-        return state.to_json()
-
-    def from_json(self, data: dict[str, Any]) -> Nmbr9State:
-        return Nmbr9State.from_json(data)
 
 
 GAME = Nmbr9()

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Outcome, Result
+from engine.core import Outcome, Result, StateStoresItself
 from engine.numberquest import game as _rules
 from engine.numberquest.bots import LEVELS, bot_moves
 from engine.numberquest.game import State
 from engine.numberquest.variants import PRESETS, validate_variant
 
 
-class NumberQuest:
+class NumberQuest(StateStoresItself):
+    state_class = State
     slug = _rules.SLUG
     presets = tuple(PRESETS)
     bot_levels = LEVELS
@@ -34,12 +35,6 @@ class NumberQuest:
 
     def result(self, state: State) -> Result | None:
         return _rules.result(state)
-
-    def to_json(self, state: State) -> dict[str, Any]:
-        return state.to_json()
-
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
 
     def bot_moves(
         self, state: State, player: int, level: str = "greedy", rng_seed: int = 0

@@ -16,6 +16,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
+    StateStoresItself,
     check_in_game,
     check_players,
     rank_by_score,
@@ -136,9 +137,10 @@ def _take(state: NumxState, player: int, cards: tuple[str, ...], from_row: dict[
     return set_fields(state, hands=with_item(state.hands, player, tuple(hand)))
 
 
-class Numx:
+class Numx(StateStoresItself):
     """The engine game for the registry (slug ``numx``)."""
 
+    state_class = NumxState
     slug = "numx"
 
     # ------------------------------------------------------------------ setup
@@ -526,12 +528,6 @@ class Numx:
             return None
         scores = final_scores(state)
         return Result(scores, rank_by_score(scores))
-
-    def to_json(self, state: NumxState) -> dict[str, Any]:
-        return state.to_json()
-
-    def from_json(self, data: dict[str, Any]) -> NumxState:
-        return NumxState.from_json(data)
 
 
 _PHASE_HINT = {
