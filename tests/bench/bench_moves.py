@@ -210,10 +210,13 @@ def child(args) -> None:
                       cookies=cookies[pupil_id] if pupil_id else teacher_cookie)
         return recorder.timed(game, kind, env)
 
-    def live_view(game: str, session, version: str = "") -> str:
+    def live_view(game: str, session, version: str = "", kind: str = "") -> str:
+        """The teacher's page polling with what it shows (``version``: the
+        token its last answer carried), as htmx asks from the #live poller."""
         env = environ("GET", f"/sessions/{session.pk}/", urlencode({"v": version}),
                       cookies=teacher_cookie)
-        status, body = recorder.timed(game, "live204" if version else "live", env)
+        env["HTTP_HX_TARGET"] = "live"
+        status, body = recorder.timed(game, kind or ("live204" if version else "live"), env)
         if status == 200:
             import re
 
@@ -270,8 +273,13 @@ def child(args) -> None:
                 poll(game, kind, table, humans[other], cookies, before)
             poll(game, "unchanged", table, humans[player], cookies, stamp_of(table))
             if turn % 2 == 0:
-                version = live_view(game, session)
-                live_view(game, session, version)
+                # The page's poll after this turn's moves ("live": the tables
+                # that moved are drawn), then once more with nothing new.
+                if version:
+                    version = live_view(game, session, version, "live")
+                else:
+                    version = live_view(game, session, kind="page")
+                live_view(game, session, version, "live204")
 
     runs = args.turns
     if "numberquest" in args.games:
