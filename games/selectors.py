@@ -109,12 +109,21 @@ class LiveRow:
 
     pk: int
     stamp: str
-    silent_from: int  # the second after which its pupil counts as silent
+    # The second after which its pupil counts as silent; None when not known
+    # for this stamp (the table moved since): its row is read to draw it.
+    silent_from: int | None
     status: str  # the session's
 
 
 def silent_from(turn_started_at) -> int:
     return math.ceil(turn_started_at.timestamp() + SILENCE.total_seconds())
+
+
+def status_of_stamp(stamp: str) -> str:
+    """The session's status as a table's stamp (games.live.stamp) names it:
+    the letter after the version."""
+    letter = stamp.lstrip("0123456789")[:1]
+    return {s[0]: s for s in GameSession.Status.values}.get(letter, GameSession.Status.RUNNING)
 
 
 def live_rows(session_id: int, teacher_id: int) -> list[LiveRow]:

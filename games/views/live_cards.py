@@ -32,14 +32,17 @@ def _key(pk: int, stamp: str, silent: bool, language: str) -> str:
 
 
 def cards(
-    rows: list[LiveRow], teacher_id: int, now: float, language: str
+    rows: list[LiveRow], session_id: int, teacher_id: int, now: float, language: str
 ) -> dict[int, SafeString]:
     """The card of each of these tables: kept ones from the cache, the others
     drawn (all in one query of their rows and one of their pupils' last
-    steps) and kept. A drawn table's row gives its stamp to ``rows``: a move
-    between the two reads is then shown and named alike."""
+    steps) and kept. A drawn table's row gives its stamp, silence and the
+    session's status to ``rows``: a move between two reads is then shown and
+    named alike."""
     keys = {
-        row.pk: _key(row.pk, row.stamp, now > row.silent_from, language) for row in rows
+        row.pk: _key(row.pk, row.stamp, now > row.silent_from, language)
+        for row in rows
+        if row.silent_from is not None
     }
     client = live.redis_client()
     if not keys:
@@ -51,19 +54,23 @@ def cards(
     shown: dict[int, SafeString] = {}
     missing = []
     for row in rows:
-        html = found.get(keys[row.pk])
+        html = found.get(keys[row.pk]) if row.pk in keys else None
         if html is None:
             missing.append(row)
         else:
             # Our own card, read back from the cache.
             shown[row.pk] = mark_safe(html.decode() if isinstance(html, bytes) else html)  # noqa: S308
     if missing:
-        shown.update(_draw(missing, teacher_id, now, language))
+        shown.update(_draw(missing, session_id, teacher_id, now, language))
     return shown
 
 
-def _draw(rows: list[LiveRow], teacher_id: int, now: float, language: str) -> dict[int, SafeString]:
-    read = Table.objects.filter(pk__in=[r.pk for r in rows]).select_related("session")
+def _draw(
+    rows: list[LiveRow], session_id: int, teacher_id: int, now: float, language: str
+) -> dict[int, SafeString]:
+    read = Table.objects.filter(
+        pk__in=[r.pk for r in rows], session_id=session_id, session__teacher_id=teacher_id
+    ).select_related("session")
     tables = {t.pk: t for t in read}
     # Only the teacher's id goes into a table's context (its poll token).
     teacher = SimpleNamespace(pk=teacher_id)
@@ -75,6 +82,7 @@ def _draw(rows: list[LiveRow], teacher_id: int, now: float, language: str) -> di
         seating.load(table)
         row.stamp = live.stamp(table)
         row.silent_from = selectors.silent_from(table.turn_started_at)
+        row.status = table.session.status
         drawn.append((row, table, table_context(table, player=None, teacher=teacher)))
     stuck = selectors.why_stuck_many(
         [(t, context["stuck_player"], now > row.silent_from) for row, t, context in drawn]
@@ -87,7 +95,9 @@ def _draw(rows: list[LiveRow], teacher_id: int, now: float, language: str) -> di
         kept[_key(row.pk, row.stamp, now > row.silent_from, language)] = html
         shown[row.pk] = mark_safe(html)  # noqa: S308 - rendered by the template engine
     client = live.redis_client()
-    if client is not None:
+    if not kept:
+        pass
+    elif client is not None:
         with client.pipeline(transaction=False) as pipe:
             for key, html in kept.items():
                 pipe.set(key, html, ex=TTL)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 from typing import Any
 
 from django.contrib import messages
@@ -99,21 +100,26 @@ def _live_by_token(request, pk: int, data: dict[str, Any]) -> HttpResponse | Non
     due = [table_id for table_id, token in tokens.items() if token and live.is_due(token)]
     for table_id in due:
         services.advance(table_id)
-    if (
-        not due
-        and added == data["g"]
-        and data["l"] == get_language()
-        and all(
-            token is not None
-            and token[0] == shown[table_id][0]
-            and _silent_alike(shown[table_id][1], data["n"], now)
-            for table_id, token in tokens.items()
+    if due or added != data["g"] or data["l"] != get_language() or None in tokens.values():
+        # A stamp the cache lost (no tablet polled that table lately), a move
+        # just made or a table added: the tables' rows say what changed.
+        rows = selectors.live_rows(pk, data["k"])
+        if not rows:
+            return None
+        return _answer(request, pk, rows, data, data["k"], data["a"], added, now, renew=False)
+    # Every stamp is in the cache: only the tables that changed are read.
+    rows = []
+    for table_id, (stamp, silent_from) in shown.items():
+        now_stamp = tokens[table_id][0]
+        moved = now_stamp != stamp
+        rows.append(
+            selectors.LiveRow(
+                table_id,
+                now_stamp,
+                None if moved else silent_from,
+                selectors.status_of_stamp(now_stamp),
+            )
         )
-    ):
-        return HttpResponse(status=204)
-    rows = selectors.live_rows(pk, data["k"])
-    if not rows:
-        return None
     return _answer(request, pk, rows, data, data["k"], data["a"], added, now, renew=False)
 
 
@@ -165,13 +171,18 @@ def _answer(
         row
         for row in rows
         if not same_tables
+        or row.silent_from is None
         or row.stamp != shown[row.pk][0]
         or not _silent_alike(row.silent_from, data["n"], now)
     ]
     if same_tables and not changed and not renew:
         return HttpResponse(status=204)
     changed_only = same_tables and request.htmx and request.htmx.target == "live"
-    drawn = live_cards.cards(changed if changed_only else rows, teacher_id, now, language)
+    drawn = live_cards.cards(changed if changed_only else rows, pk, teacher_id, now, language)
+    # A table gone since (its class erased) leaves the token: the next answer
+    # then draws the whole view again.
+    moved = {row.pk for row in changed}
+    rows = [row for row in rows if row.pk in drawn or (changed_only and row.pk not in moved)]
     if changed_only:
         cards = [live_cards.out_of_band(drawn[row.pk]) for row in changed if row.pk in drawn]
     else:
@@ -188,7 +199,8 @@ def _answer(
     )
     context = {
         "session_id": pk,
-        "status": rows[0].status if rows else session.status,
+        "status": next((row.status for row in rows if row.pk in drawn), None)
+        or (rows[0].status if rows else session.status),
         "cards": cards,
         "changed_only": changed_only,
         "live_version": token,
@@ -237,7 +249,10 @@ def table_projector(request, pk: int):
 
 
 def render_table_for_teacher(request, table: Table, full: bool = False) -> HttpResponse:
-    context = table_context(table, player=None, teacher=table.session.teacher)
+    # Only the teacher's id goes into the table's context (its poll token):
+    # no need to read the teacher's row for it.
+    teacher = SimpleNamespace(pk=table.session.teacher_id)
+    context = table_context(table, player=None, teacher=teacher)
     context["projector"] = True
     context["projector_side"] = f"games/{table.session.game}/_projector_side.html"
     template = "games/projector.html" if full else "games/_projector_table.html"
