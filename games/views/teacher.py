@@ -156,10 +156,11 @@ def _answer(
     *,
     renew: bool,
     session: GameSession | None = None,
-) -> HttpResponse:
-    """The live view drawn from ``rows``. For a poll whose token (``data``)
-    shows these very tables, 204 if none changed, else only the changed cards
-    (out of band) when the page asked from its poller, which takes them.
+) -> HttpResponse | None:
+    """The live view drawn from ``rows`` (None: let the signed-in path answer).
+    For a poll whose token (``data``) shows these very tables, 204 if none
+    changed, else only the changed cards (out of band) when the page asked
+    from its poller, which takes them.
     ``renew``: the sign-in was checked now, the page gets a token saying so
     even when nothing changed."""
     language = get_language()
@@ -178,9 +179,12 @@ def _answer(
     if same_tables and not changed and not renew:
         return HttpResponse(status=204)
     changed_only = same_tables and request.htmx and request.htmx.target == "live"
-    drawn = live_cards.cards(changed if changed_only else rows, pk, teacher_id, now, language)
-    # A table gone since (its class erased) leaves the token: the next answer
-    # then draws the whole view again.
+    asked = changed if changed_only else rows
+    drawn = live_cards.cards(asked, pk, teacher_id, now, language)
+    if not renew and len(drawn) < len(asked):
+        # A table gone since the token (its class erased, the session not the
+        # teacher's): the signed-in path says what is left to see, if anything.
+        return None
     moved = {row.pk for row in changed}
     rows = [row for row in rows if row.pk in drawn or (changed_only and row.pk not in moved)]
     if changed_only:
