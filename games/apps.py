@@ -7,13 +7,15 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_delete, post_save
 
         from classroom import play_list
+        from classroom.models import Teacher
         from classroom.reports.filters import GAME_NAMES
         from classroom.signals import pupils_signed_out
-        from games import seating
-        from games.models import Seat
+        from games import live_view, seating
+        from games.models import Seat, Table
         from games.pages import PAGES
         from games.poll_tokens import forget_sign_ins
         from games.services import play_list_of
@@ -23,3 +25,10 @@ class GamesConfig(AppConfig):
         pupils_signed_out.connect(forget_sign_ins, dispatch_uid="games.poll_tokens")
         # An erased pupil's seat goes with them, without a move or a new seating.
         post_delete.connect(seating.forget_seat, sender=Seat, dispatch_uid="seating-forget")
+        # The live view's tokens end with the teacher's sign-in, and its pages
+        # learn of a table added to their session (games.live_view).
+        user_logged_out.connect(live_view.on_logged_out, dispatch_uid="live-view-out")
+        post_save.connect(
+            live_view.on_teacher_saved, sender=Teacher, dispatch_uid="live-view-teacher"
+        )
+        post_save.connect(live_view.on_table_saved, sender=Table, dispatch_uid="live-view-table")

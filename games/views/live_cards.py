@@ -11,58 +11,105 @@ only that teacher's view reads.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
-from django.utils import timezone
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.safestring import SafeString, mark_safe
 
 from .. import live, seating, selectors
-from ..models import GameSession, Table
+from ..models import Table
+from ..selectors import LiveRow
 from .tables import table_context
 
 TTL = 120  # s: a card is only useful until its table moves
 
 
-def _key(table: Table, silent: bool) -> str:
+def _key(pk: int, stamp: str, silent: bool, language: str) -> str:
     prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
-    return f"{prefix}:live-card:{table.pk}:{live.stamp(table)}:{int(silent)}:{get_language()}"
+    return f"{prefix}:live-card:{pk}:{stamp}:{int(silent)}:{language}"
 
 
-def _silent(table: Table) -> bool:
-    return timezone.now() - table.turn_started_at > selectors.SILENCE
-
-
-def _draw(table: Table, teacher) -> str:
-    seating.load(table)
-    context = table_context(table, player=None, teacher=teacher)
-    context["stuck"] = selectors.why_stuck(table, context["stuck_player"])
-    return render_to_string("games/_live_table.html", context)
-
-
-def cards(session: GameSession, teacher) -> list[str]:
-    """Every table's card, in table order: kept ones from the cache, the
-    others drawn and kept."""
-    tables = list(session.tables.order_by("number"))
-    for table in tables:
-        table.session = session  # one session row for all: no query per table
-    keys = [_key(table, _silent(table)) for table in tables]
+def cards(
+    rows: list[LiveRow], session_id: int, teacher_id: int, now: float, language: str
+) -> dict[int, SafeString]:
+    """The card of each of these tables: kept ones from the cache, the others
+    drawn (all in one query of their rows and one of their pupils' last
+    steps) and kept. A drawn table's row gives its stamp, silence and the
+    session's status to ``rows``: a move between two reads is then shown and
+    named alike."""
+    keys = {
+        row.pk: _key(row.pk, row.stamp, now > row.silent_from, language)
+        for row in rows
+        if row.silent_from is not None
+    }
     client = live.redis_client()
-    if client is not None:
-        found = dict(zip(keys, client.mget(keys), strict=True)) if keys else {}
+    if not keys:
+        found = {}
+    elif client is not None:
+        found = dict(zip(keys.values(), client.mget(list(keys.values())), strict=True))
     else:
-        found = cache.get_many(keys)
-    shown = []
-    for table, key in zip(tables, keys, strict=True):
-        html = found.get(key)
+        found = cache.get_many(list(keys.values()))
+    shown: dict[int, SafeString] = {}
+    missing = []
+    for row in rows:
+        html = found.get(keys[row.pk]) if row.pk in keys else None
         if html is None:
-            html = _draw(table, teacher)
-            if client is not None:
-                client.set(key, html, ex=TTL)
-            else:
-                cache.set(key, html, TTL)
-        elif isinstance(html, bytes):
-            html = html.decode()
-        shown.append(mark_safe(html))  # noqa: S308 - our own card, read back from the cache
+            missing.append(row)
+        else:
+            # Our own card, read back from the cache.
+            shown[row.pk] = mark_safe(html.decode() if isinstance(html, bytes) else html)  # noqa: S308
+    if missing:
+        shown.update(_draw(missing, session_id, teacher_id, now, language))
     return shown
+
+
+def _draw(
+    rows: list[LiveRow], session_id: int, teacher_id: int, now: float, language: str
+) -> dict[int, SafeString]:
+    read = Table.objects.filter(
+        pk__in=[r.pk for r in rows], session_id=session_id, session__teacher_id=teacher_id
+    ).select_related("session")
+    tables = {t.pk: t for t in read}
+    # Only the teacher's id goes into a table's context (its poll token).
+    teacher = SimpleNamespace(pk=teacher_id)
+    drawn = []
+    for row in rows:
+        table = tables.get(row.pk)
+        if table is None:
+            continue  # gone since the first read
+        seating.load(table)
+        row.stamp = live.stamp(table)
+        row.silent_from = selectors.silent_from(table.turn_started_at)
+        row.status = table.session.status
+        drawn.append((row, table, table_context(table, player=None, teacher=teacher)))
+    stuck = selectors.why_stuck_many(
+        [(t, context["stuck_player"], now > row.silent_from) for row, t, context in drawn]
+    )
+    shown = {}
+    kept = {}
+    for row, table, context in drawn:
+        context["stuck"] = stuck[table.pk]
+        html = render_to_string("games/_live_table.html", context)
+        kept[_key(row.pk, row.stamp, now > row.silent_from, language)] = html
+        shown[row.pk] = mark_safe(html)  # noqa: S308 - rendered by the template engine
+    client = live.redis_client()
+    if not kept:
+        pass
+    elif client is not None:
+        with client.pipeline(transaction=False) as pipe:
+            for key, html in kept.items():
+                pipe.set(key, html, ex=TTL)
+            pipe.execute()
+    else:
+        cache.set_many(kept, TTL)
+    return shown
+
+
+def out_of_band(card: str) -> SafeString:
+    """A card that replaces its namesake on the page (htmx's out-of-band swap)."""
+    head = "<article "
+    if not card.startswith(head):
+        raise ValueError("a live card is an <article>")
+    return mark_safe('<article hx-swap-oob="true" ' + card[len(head) :])  # noqa: S308

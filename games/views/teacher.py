@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import time
+from types import SimpleNamespace
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classroom.views.access import own_classroom, teacher_required
 from engine.core import IllegalMove
 
-from .. import selectors, services
+from .. import live, live_view, selectors, services
 from ..forms import SessionForm
 from ..models import GameSession, Table
 from ..pages import PAGES, presenter
@@ -69,26 +74,148 @@ def session_new(request, pk: int):
 
 
 
-@teacher_required
 def session_live(request, pk: int):
-    session = own_session(request, pk)
-    # Server moves now due are made before the version is read: the page
+    """The live view, and its poll every 2 s. A poll with a good token (see
+    games.live_view) is answered from it; anything else goes through the
+    sign-in and the session, as every teacher's page does."""
+    if request.htmx:
+        data = live_view.read(request, request.GET.get("v", ""), pk)
+        if data is not None:
+            answer = _live_by_token(request, pk, data)
+            if answer is not None:
+                return answer
+    return _session_live(request, pk)
+
+
+def _live_by_token(request, pk: int, data: dict[str, Any]) -> HttpResponse | None:
+    """None when the token no longer stands for the teacher's sign-in, or the
+    session has no tables of theirs: the signed-in path answers then."""
+    out, added, tokens = live_view.peek(data)
+    if live_view.signed_out_since(data, out):
+        return None
+    now = time.time()
+    shown = live_view.shown_stamps(data)
+    # Server moves now due are made before the tables are compared: the page
     # polling is one of the ways a bot's move arrives.
-    rows = selectors.table_versions(session)
-    if services.advance_due(session, [pk for pk, _version in rows]):
-        rows = selectors.table_versions(session)
-    version = selectors.live_version(session, [v for _pk, v in rows])
-    if request.htmx and request.GET.get("v") == version:
+    due = [table_id for table_id, token in tokens.items() if token and live.is_due(token)]
+    for table_id in due:
+        services.advance(table_id)
+    if due or added != data["g"] or data["l"] != get_language() or None in tokens.values():
+        # A stamp the cache lost (no tablet polled that table lately), a move
+        # just made or a table added: the tables' rows say what changed.
+        rows = selectors.live_rows(pk, data["k"])
+        if not rows:
+            return None
+        return _answer(request, pk, rows, data, data["k"], data["a"], added, now, renew=False)
+    # Every stamp is in the cache: only the tables that changed are read.
+    rows = []
+    for table_id, (stamp, silent_from) in shown.items():
+        now_stamp = tokens[table_id][0]
+        moved = now_stamp != stamp
+        rows.append(
+            selectors.LiveRow(
+                table_id,
+                now_stamp,
+                None if moved else silent_from,
+                selectors.status_of_stamp(now_stamp),
+            )
+        )
+    return _answer(request, pk, rows, data, data["k"], data["a"], added, now, renew=False)
+
+
+def _silent_alike(silent_from: int, then: float, now: float) -> bool:
+    return live_view.silent(silent_from, then) == live_view.silent(silent_from, now)
+
+
+@teacher_required
+def _session_live(request, pk: int):
+    session = own_session(request, pk)
+    now = time.time()
+    added = live_view.tables_added(session.pk)
+    rows = selectors.live_rows(session.pk, request.user.pk)
+    if services.advance_due(session, [row.pk for row in rows]):
+        rows = selectors.live_rows(session.pk, request.user.pk)
+    data = None
+    if request.htmx:
+        data = live_view.read(request, request.GET.get("v", ""), pk, fresh=False)
+        if data is not None and data["k"] != request.user.pk:
+            data = None
+    return _answer(request, pk, rows, data, request.user.pk, now, added, now, renew=True,
+                   session=session)
+
+
+def _answer(
+    request,
+    pk: int,
+    rows: list[selectors.LiveRow],
+    data: dict[str, Any] | None,
+    teacher_id: int,
+    signed_in_at: float,
+    added: int,
+    now: float,
+    *,
+    renew: bool,
+    session: GameSession | None = None,
+) -> HttpResponse | None:
+    """The live view drawn from ``rows`` (None: let the signed-in path answer).
+    For a poll whose token (``data``) shows these very tables, 204 if none
+    changed, else only the changed cards (out of band) when the page asked
+    from its poller, which takes them.
+    ``renew``: the sign-in was checked now, the page gets a token saying so
+    even when nothing changed."""
+    language = get_language()
+    shown = live_view.shown_stamps(data) if data is not None else {}
+    same_tables = (
+        data is not None and data["l"] == language and [row.pk for row in rows] == list(shown)
+    )
+    changed = [
+        row
+        for row in rows
+        if not same_tables
+        or row.silent_from is None
+        or row.stamp != shown[row.pk][0]
+        or not _silent_alike(row.silent_from, data["n"], now)
+    ]
+    if same_tables and not changed and not renew:
         return HttpResponse(status=204)
+    changed_only = same_tables and request.htmx and request.htmx.target == "live"
+    asked = changed if changed_only else rows
+    drawn = live_cards.cards(asked, pk, teacher_id, now, language)
+    if not renew and len(drawn) < len(asked):
+        # A table gone since the token (its class erased, the session not the
+        # teacher's): the signed-in path says what is left to see, if anything.
+        return None
+    moved = {row.pk for row in changed}
+    rows = [row for row in rows if row.pk in drawn or (changed_only and row.pk not in moved)]
+    if changed_only:
+        cards = [live_cards.out_of_band(drawn[row.pk]) for row in changed if row.pk in drawn]
+    else:
+        cards = [drawn[row.pk] for row in rows if row.pk in drawn]
+    token = live_view.mint(
+        request,
+        session_id=pk,
+        teacher_id=teacher_id,
+        signed_in_at=signed_in_at,
+        language=language,
+        tables_seen=added,
+        shown=[(row.pk, row.stamp, row.silent_from) for row in rows],
+        now=now,
+    )
     context = {
-        "session": session,
-        "cards": live_cards.cards(session, request.user),
-        "live_version": version,
-        "game_title": presenter(session.game).title,
-        "stylesheet": presenter(session.game).stylesheet,
+        "session_id": pk,
+        "status": next((row.status for row in rows if row.pk in drawn), None)
+        or (rows[0].status if rows else session.status),
+        "cards": cards,
+        "changed_only": changed_only,
+        "live_version": token,
     }
-    template = "games/_live.html" if request.htmx else "games/session_live.html"
-    return render(request, template, context)
+    if request.htmx:
+        return render(request, "games/_live.html", context)
+    shown_game = presenter(session.game)
+    context.update(
+        session=session, game_title=shown_game.title, stylesheet=shown_game.stylesheet
+    )
+    return render(request, "games/session_live.html", context)
 
 
 @teacher_required
@@ -126,7 +253,10 @@ def table_projector(request, pk: int):
 
 
 def render_table_for_teacher(request, table: Table, full: bool = False) -> HttpResponse:
-    context = table_context(table, player=None, teacher=table.session.teacher)
+    # Only the teacher's id goes into the table's context (its poll token):
+    # no need to read the teacher's row for it.
+    teacher = SimpleNamespace(pk=table.session.teacher_id)
+    context = table_context(table, player=None, teacher=teacher)
     context["projector"] = True
     context["projector_side"] = f"games/{table.session.game}/_projector_side.html"
     template = "games/projector.html" if full else "games/_projector_table.html"

@@ -629,9 +629,10 @@ async def teacher(row: dict, port: int, stats: Stats, end: float, csrf: tuple,
     class the cards page, a card turned every ``card_every`` seconds."""
     secret, masked = csrf
     client = Client(port, {"sessionid": row["sid"], "csrftoken": secret})
-    htmx = {"HX-Request": "true"}
     session = row["session"]
     cards = row["whole_class"]
+    # As htmx asks from the page's poller (#live takes the moved cards out of band).
+    htmx = {"HX-Request": "true", "HX-Target": "cards" if cards else "live"}
     kind = "cards" if cards else "live"
     address = f"/sessions/{session}/cards/" if cards else f"/sessions/{session}/"
     await asyncio.sleep(random.uniform(0, CARD_WAIT))

@@ -36,10 +36,11 @@ MOVE = 8
 FIRST_MOVE = MOVE + 3
 # The first poll that draws the table after a move: the table with its session.
 DRAWN_POLL = 1
-# The teacher's live view when nothing moved: the teacher, the session, its tables.
-LIVE_UNCHANGED = 3
-# When a table moved: its cards, and for the one table that moved whether its
-# pupil seems stuck (the others' cards are kept).
+# The teacher's live view when nothing moved, its page's token in hand: its
+# tables' stamps (none when every stamp is in Redis: tests/games/test_live_view.py).
+LIVE_UNCHANGED = 1
+# When a table moved: the row of the table that moved, and whether its pupil
+# seems stuck (the others' cards are kept).
 LIVE_MOVED = LIVE_UNCHANGED + 2
 
 

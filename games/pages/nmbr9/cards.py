@@ -19,7 +19,7 @@ from classroom import roster
 from classroom.views.access import teacher_required
 from engine.nmbr9 import GAME, phase
 from games import services
-from games.models import GameSession
+from games.models import GameSession, Seat
 from games.selectors import teachers_session
 
 from . import drawing as stacks
@@ -52,18 +52,28 @@ def _to_live_view(request, session: GameSession):
     return redirect("games:session_live", pk=session.pk)
 
 
-def cards_version(session: GameSession) -> str:
-    """Changes when a card is turned, a pupil moves or the session pauses."""
-    versions = session.tables.order_by("number").values_list("version", flat=True)
+def cards_version(session: GameSession, versions: list[int] | None = None) -> str:
+    """Changes when a card is turned, a pupil moves or the session pauses.
+    ``versions``: the tables' versions in table order, when already read."""
+    if versions is None:
+        versions = list(session.tables.order_by("number").values_list("version", flat=True))
     return f"{session.status}-{session.cards_shown}-{'.'.join(str(v) for v in versions)}"
 
 
 def cards_context(session: GameSession) -> dict[str, Any]:
-    tables = list(session.tables.prefetch_related("seats__pupil").order_by("number"))
-    labels = roster.labels([s.pupil for t in tables for s in t.seats.all() if s.pupil_id])
+    tables = list(session.tables.order_by("number"))
+    # The pupils in one query (a prefetch takes two): one pupil a table here.
+    seats = (
+        Seat.objects.filter(table__session=session, pupil__isnull=False)
+        .select_related("pupil")
+        .order_by("player", "pk")
+    )
+    seated: dict[int, list] = {}
+    for seat in seats:
+        seated.setdefault(seat.table_id, []).append(seat.pupil)
+    labels = roster.labels([p for pupils in seated.values() for p in pupils])
     names = {
-        t.pk: " & ".join(labels[s.pupil_id] for s in t.seats.all() if s.pupil_id) or "?"
-        for t in tables
+        t.pk: " & ".join(labels[p.pk] for p in seated.get(t.pk, [])) or "?" for t in tables
     }
     deck = tables[0].state["deck"] if tables else []
     shown = min(session.cards_shown, len(deck))
@@ -95,7 +105,7 @@ def cards_context(session: GameSession) -> dict[str, Any]:
         "can_turn": session.status != GameSession.Status.ENDED and not all_turned,
         "counting": len(counting),
         "done": len(done),
-        "cards_version": cards_version(session),
+        "cards_version": cards_version(session, [t.version for t in tables]),
     }
     if all_turned and (done or counting):
         context["ranking"] = class_ranking(session, names)
@@ -124,8 +134,8 @@ def session_next_card(request, pk: int):
     # The form names the card it was showing: a double tap turns one card, not two.
     shown = request.POST.get("shown", "")
     if shown.isascii() and shown.isdigit() and len(shown) < 4:
-        services.show_next_card(session, expected=int(shown))
-        session.refresh_from_db()
+        # Only the count of cards turned changes here: no need to read the session again.
+        session.cards_shown = services.show_next_card(session, expected=int(shown))
     if request.htmx:
         return render(request, "games/nmbr9/_cards.html", cards_context(session))
     return redirect("games:session_cards", pk=session.pk)

@@ -1,0 +1,39 @@
+"""The teacher's live view in Chromium: a move redraws that table's card
+alone (sent out of band), the other cards stay the very same elements."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Table
+from games.pages import engine_of
+from tests.games.conftest import a_right_step
+
+from .helpers import sign_in_teacher
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_move_redraws_only_its_tables_card(live_server, page, classroom, teacher, pupils):
+    session = services.start_session(
+        classroom, teacher, game="numberquest", options={"preset": "addition"},
+        pupils=pupils[:2], table_size=1, seed=4,
+    )
+    first, second = (Table.objects.get(session=session, seats__pupil=p) for p in pupils[:2])
+    sign_in_teacher(page, live_server.url, teacher)
+    page.goto(live_server.url + f"/sessions/{session.pk}/")
+    moved = page.locator(f"#live-table-{first.pk}")
+    kept = page.locator(f"#live-table-{second.pk}")
+    expect(moved).to_be_visible()
+    kept.evaluate("card => { card.dataset.mark = 'same element'; }")
+    moved.evaluate("card => { card.dataset.mark = 'same element'; }")
+    state = engine_of("numberquest").from_json(first.state)
+    services.play(first.pk, pupils[0], a_right_step(state), first.version, "e2e-1")
+    # The poll (every 2 s) brings the new card in place of the old one...
+    expect(moved).not_to_have_attribute("data-mark", "same element", timeout=10_000)
+    # ... and leaves the other table's card alone, and the page polling.
+    assert kept.get_attribute("data-mark") == "same element"
+    assert page.locator(".live-table").count() == 2
+    token = page.locator("#live").get_attribute("hx-get")
+    page.wait_for_timeout(2500)
+    assert page.locator("#live").get_attribute("hx-get") == token  # nothing new: a 204
