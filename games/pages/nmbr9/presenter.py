@@ -132,7 +132,7 @@ class Nmbr9Presenter(Presenter):
     engine = GAME
     options_form = Nmbr9Options
     stylesheet = "css/nmbr9.css"
-    urls = "games.pages.nmbr9.urls"
+    urls = "games.views.nmbr9_cards"
     move_fields = {
         "place": ("rotation", "x", "y", "level"),
         "level_score": ("level", "value"),

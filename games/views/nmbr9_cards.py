@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,10 +21,9 @@ from classroom.views.access import teacher_required
 from engine.nmbr9 import GAME, phase
 from games import services
 from games.models import GameSession, Seat
+from games.pages.nmbr9 import drawing as stacks
+from games.pages.nmbr9.presenter import class_ranking
 from games.selectors import teachers_session
-
-from . import drawing as stacks
-from .presenter import class_ranking
 
 NAMES_SHOWN = 8  # "still placing: ..." names the laggards when there are few of them
 
@@ -139,3 +139,10 @@ def session_next_card(request, pk: int):
     if request.htmx:
         return render(request, "games/nmbr9/_cards.html", cards_context(session))
     return redirect("games:session_cards", pk=session.pk)
+
+
+# Named by the page package (``Presenter.urls``), in the games namespace.
+urlpatterns = [
+    path("sessions/<int:pk>/cards/", session_cards, name="session_cards"),
+    path("sessions/<int:pk>/cards/next/", session_next_card, name="session_next_card"),
+]
