@@ -61,6 +61,31 @@ def drawn_once(kind: str, what: Hashable, draw: Callable[[], str],
     return mark_safe(html)  # noqa: S308 - our own rendered template
 
 
+_fragments: OrderedDict[Hashable, str] = OrderedDict()
+_fragments_lock = threading.Lock()
+# A fragment (a card, the keypad, a row of players) is 0.2-3 kB: some MB per
+# process hold every card of every deck in both languages and the live parts
+# of a school's tables.
+FRAGMENTS_MAX = 4096
+
+
+def drawn_fragment(key: Hashable, draw: Callable[[], str]) -> str:
+    """A small piece of a page, drawn once per process for ``key`` (the
+    ``{% drawn %}`` tag's: the template, everything it may read, the language).
+    Like drawn_once, a hit costs a dict lookup."""
+    with _fragments_lock:
+        html = _fragments.get(key)
+        if html is not None:
+            _fragments.move_to_end(key)
+            return html
+    html = draw()
+    with _fragments_lock:
+        _fragments[key] = html
+        if len(_fragments) > FRAGMENTS_MAX:
+            _fragments.popitem(last=False)
+    return html
+
+
 @dataclass(frozen=True)
 class FeedbackLine:
     text: str

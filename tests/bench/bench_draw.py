@@ -1,4 +1,4 @@
-"""What drawing a table costs in each of the five games: ``.venv/bin/python tests/bench/bench_draw.py``.
+"""What drawing a table costs in each game: ``.venv/bin/python tests/bench/bench_draw.py``.
 
 bench_moves.py times whole requests of three games; this one times only the
 drawing a move's answer and a drawn poll do (``games.views.play._render``:
@@ -68,9 +68,14 @@ def child(args) -> None:
     queries: dict[tuple[str, str], list[int]] = defaultdict(list)
     sizes: dict[tuple[str, str], list[int]] = defaultdict(list)
     profiler = cProfile.Profile() if args.profile else None
+    nodes: dict[tuple[str, int, str], float] = defaultdict(float)
+    if args.nodes:
+        _time_nodes(nodes)
 
     def timed(game: str, kind: str, draw) -> str:
-        profiling = profiler is not None and args.profile == f"{game}:{kind}"
+        profiling = args.profile == f"{game}:{kind}"
+        _NODES_ON[0] = profiling and args.nodes
+        profiling = profiling and profiler is not None
         with CaptureQueriesContext(connection) as captured:
             if profiling:
                 profiler.enable()
@@ -102,7 +107,7 @@ def child(args) -> None:
                                          pupils=pupils, table_size=size, seed=args.seed)
         pk = Table.objects.get(session=session).pk
         shown = presenter(game)
-        for turn in range(args.turns):
+        for _turn in range(args.turns):
             table = fresh(pk)
             state = shown.engine.from_json(table.state)
             if shown.engine.result(state) is not None:
@@ -117,22 +122,21 @@ def child(args) -> None:
                 for _repeat in range(args.repeat):
                     # Loaded before the clock starts: the request's one query is not drawing.
                     loaded = fresh(pk)
-                    timed(game, kind, lambda: play._render(  # noqa: B023
-                        request, loaded, pupil, partial=True).content.decode())
+                    timed(game, kind, lambda r=request, t=loaded, p=pupil: play._render(
+                        r, t, p, partial=True).content.decode())
                 if kind == "turn":
                     loaded = fresh(pk)
-                    timed(game, "context", lambda: table_context(  # noqa: B023
-                        loaded, player=player, pupil=pupil))
+                    timed(game, "context", lambda t=loaded, n=player, p=pupil: table_context(
+                        t, player=n, pupil=p))
             if any(shown.watching(table, state, p) for p in seats):
                 request = factory.get(f"/tables/{pk}/poll/")
                 request.pupil = next(iter(seats.values()))
 
                 loaded = fresh(pk)
 
-                def watchers() -> str:
-                    context = table_context(loaded, player=None, pupil=request.pupil,
-                                            for_watchers=True)
-                    return render_to_string(f"games/{game}/_table.html", context, request)
+                def watchers(t=loaded, r=request, name=f"games/{game}/_table.html") -> str:
+                    context = table_context(t, player=None, pupil=r.pupil, for_watchers=True)
+                    return render_to_string(name, context, r)
 
                 timed(game, "watchers", watchers)
             if not waiting:
@@ -155,12 +159,40 @@ def child(args) -> None:
         print(f"{game:<13}{kind:<10}{len(kept):>5}{statistics.median(kept) * 1000:>11.2f}"
               f"{kept[int(len(kept) * 0.9)] * 1000:>9.2f}"
               f"{statistics.median(queries[game, kind]):>9.0f}{size:>7.1f}")
-    if profiler is not None:
+    if nodes:
+        print("\nTemplate nodes by time, nested ones counted in their parents too (ms a draw):")
+        draws = len(samples[tuple(args.profile.split(":"))])
+        for (name, line, source), seconds in sorted(nodes.items(), key=lambda i: -i[1])[:45]:
+            print(f"{seconds * 1000 / draws:8.3f}  {name}:{line}  {source[:90]}")
+    if profiler is not None and not args.nodes:
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out).sort_stats("cumulative")
         stats.print_stats(70)
         stats.sort_stats("tottime").print_stats(40)
         print(out.getvalue())
+
+
+_NODES_ON = [False]
+
+
+def _time_nodes(nodes) -> None:
+    """Times each template node (by template and line) while the profiled kind draws."""
+    from django.template.base import Node
+
+    plain = Node.render_annotated
+
+    def render_annotated(self, context):
+        if not _NODES_ON[0] or self.token is None:
+            return plain(self, context)
+        started = time.perf_counter()
+        try:
+            return plain(self, context)
+        finally:
+            origin = getattr(self, "origin", None)
+            name = getattr(origin, "template_name", "?") or "?"
+            nodes[name, self.token.lineno, self.token.contents] += time.perf_counter() - started
+
+    Node.render_annotated = render_annotated
 
 
 def main() -> int:
@@ -171,6 +203,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--language", default="en")
     parser.add_argument("--profile", metavar="GAME:KIND")
+    parser.add_argument("--nodes", action="store_true",
+                        help="with --profile: time the template's nodes instead")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
