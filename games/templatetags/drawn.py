@@ -50,6 +50,8 @@ def frozen(value: Any) -> Any:
         return (kind, tuple(frozen(item) for item in value))
     if isinstance(value, dict):
         return (dict, tuple((frozen(k), frozen(v)) for k, v in value.items()))
+    if kind is range:
+        return (range, value.start, value.stop, value.step)
     if isinstance(value, (set, frozenset)):
         return (frozenset, frozenset(frozen(item) for item in value))
     raise TypeError(f"{{% drawn %}} takes plain data, not {kind.__name__}: {value!r:.80}")
