@@ -10,7 +10,9 @@ them all. A fragment can therefore never carry one viewer's secrets to
 another, nor an old version of the table: a changed argument is another key.
 
 ``{% move_fields %}`` is the hidden fields of a move form
-(``games/_move_fields.html``): a page of five forms draws them once.
+(``games/_move_fields.html``): a page of five forms draws them once. Inside a
+fragment it leaves a slot, which the page fills with its own fields: a form
+can be a fragment though its CSRF token and tap id are the request's.
 """
 
 from __future__ import annotations
@@ -57,6 +59,12 @@ def frozen(value: Any) -> Any:
     raise TypeError(f"{{% drawn %}} takes plain data, not {kind.__name__}: {value!r:.80}")
 
 
+# Set in a fragment's own context (an argument can't be named so: token_kwargs
+# takes identifiers only, and this is not one).
+IN_FRAGMENT = "numbo:fragment"
+MOVE_FIELDS_SLOT = "<!--move-fields-slot-->"
+
+
 class DrawnNode(Node):
     def __init__(self, name: FilterExpression, arguments: dict[str, FilterExpression]):
         self.name = name
@@ -77,9 +85,13 @@ class DrawnNode(Node):
         def draw() -> str:
             # Only the arguments: the fragment is the same for every viewer.
             included = context.template.engine.get_template(name)
-            return str(included.render(context.new(values)))
+            return str(included.render(context.new({**values, IN_FRAGMENT: True})))
 
-        return mark_safe(drawn_fragment(key, draw))  # noqa: S308 - our own rendered template
+        html = drawn_fragment(key, draw)
+        # A fragment within a fragment leaves the slot to the outer one's page.
+        if MOVE_FIELDS_SLOT in html and not context.get(IN_FRAGMENT):
+            html = html.replace(MOVE_FIELDS_SLOT, page_move_fields(context))
+        return mark_safe(html)  # noqa: S308 - our own rendered template
 
 
 @register.tag("drawn")
@@ -97,19 +109,25 @@ def do_drawn(parser, token) -> DrawnNode:
 MOVE_FIELDS = "games/_move_fields.html"
 
 
+def page_move_fields(context: Context) -> str:
+    """The page's move fields. Every form of one page posts the same (the
+    CSRF token, the table's version, the tap's id): the first form draws
+    them, the others copy. dicts[0] is the render context of the whole page."""
+    page = context.render_context.dicts[0]
+    html = page.get(MOVE_FIELDS)
+    if html is None:
+        fields = context.template.engine.get_template(MOVE_FIELDS)
+        html = page[MOVE_FIELDS] = fields.render(context)
+    return html
+
+
 class MoveFieldsNode(Node):
     nodelist = NodeList()
 
     def render(self, context: Context) -> str:
-        # Every form of one page posts the same fields (the CSRF token, the
-        # table's version, the tap's id): the first form draws them, the
-        # others copy. dicts[0] is the render context of the whole page.
-        page = context.render_context.dicts[0]
-        html = page.get(MOVE_FIELDS)
-        if html is None:
-            fields = context.template.engine.get_template(MOVE_FIELDS)
-            html = page[MOVE_FIELDS] = fields.render(context)
-        return html
+        if context.get(IN_FRAGMENT):
+            return MOVE_FIELDS_SLOT  # filled by the page that draws the fragment
+        return page_move_fields(context)
 
 
 @register.tag("move_fields")

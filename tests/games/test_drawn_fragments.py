@@ -83,3 +83,18 @@ def test_move_fields_are_the_same_in_every_form_of_a_page():
     again = render("{% move_fields %}", csrf_token="token-2", move_id="tap-2",
                    table={"version": 4})
     assert "tap-2" in again and "tap-1" not in again
+
+
+def test_a_kept_form_posts_each_page_its_own_fields():
+    """A form drawn once (the Number Quest actions) leaves a slot for the move
+    fields, and each page fills it with its own token and tap id."""
+    source = ('{% drawn "games/numberquest/_actions.html" phase="calculate" has_steps=True '
+              'move_url="/tables/1/move/" %}')
+    first = render(source, csrf_token="token-a", move_id="tap-a", table={"version": 1})
+    kept = len(base._fragments)
+    second = render(source, csrf_token="token-b", move_id="tap-b", table={"version": 2})
+    assert len(base._fragments) == kept  # the same fragment, served again
+    assert first.count('value="tap-a"') == 3 and "tap-b" not in first
+    assert second.count('value="tap-b"') == 3 and "tap-a" not in second
+    assert second.count('value="token-b"') == 3 and "token-a" not in second
+    assert "move-fields-slot" not in first + second

@@ -178,6 +178,7 @@ class NumberQuestPresenter(Presenter):
         return {
             "players": players,
             "dice": dice,
+            "has_steps": bool(view.get("steps")),
             "over": over,
             "your_turn": your_turn,
             "place_phase": place_phase,
