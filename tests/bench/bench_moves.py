@@ -96,6 +96,8 @@ class Recorder:
 
         profiling = self.profiler is not None and self.profile == f"{game}:{kind}"
         self.misses = 0
+        # The log keeps 9,000 queries: full, it would miscount a request's.
+        self.connection.queries_log.clear()
         with CaptureQueriesContext(self.connection) as captured:
             if profiling:
                 self.profiler.enable()
