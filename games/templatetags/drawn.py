@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.template.base import FilterExpression, Node, NodeList
 from django.template.context import Context
 from django.template.loader_tags import construct_relative_path
@@ -73,21 +74,30 @@ class DrawnNode(Node):
     def render(self, context: Context) -> str:
         name = construct_relative_path(self.origin.template_name, self.name.resolve(context))
         values = {key: value.resolve(context) for key, value in self.arguments.items()}
-        key = (
-            "drawn",
-            name,
-            frozen(values),
-            get_language(),
-            context.autoescape,
-            context.use_l10n,
-        )
 
         def draw() -> str:
             # Only the arguments: the fragment is the same for every viewer.
             included = context.template.engine.get_template(name)
             return str(included.render(context.new({**values, IN_FRAGMENT: True})))
 
-        html = drawn_fragment(key, draw)
+        try:
+            key = (
+                "drawn",
+                name,
+                frozen(values),
+                get_language(),
+                context.autoescape,
+                context.use_l10n,
+                context.use_tz,
+            )
+        except TypeError:
+            # An argument that can't key a drawing (a new kind of value): the
+            # page is drawn all the same, this fragment is just not kept.
+            if settings.DEBUG:
+                raise
+            html = draw()
+        else:
+            html = drawn_fragment(key, draw)
         # A fragment within a fragment leaves the slot to the outer one's page.
         if MOVE_FIELDS_SLOT in html and not context.get(IN_FRAGMENT):
             html = html.replace(MOVE_FIELDS_SLOT, page_move_fields(context))

@@ -98,3 +98,17 @@ def test_a_kept_form_posts_each_page_its_own_fields():
     assert second.count('value="tap-b"') == 3 and "tap-a" not in second
     assert second.count('value="token-b"') == 3 and "token-a" not in second
     assert "move-fields-slot" not in first + second
+
+
+def test_an_argument_that_cannot_key_a_drawing_is_drawn_unkept(settings):
+    settings.DEBUG = False
+
+    class Card:
+        number = 5
+        name = "five"
+        family = "number"
+
+    kept = len(base._fragments)
+    page = render('{% drawn "games/nambarz/_card.html" c=c %}', c=Card())
+    assert ">5<" in page
+    assert len(base._fragments) == kept
