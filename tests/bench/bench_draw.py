@@ -74,6 +74,7 @@ def child(args) -> None:
     sizes: dict[tuple[str, str], list[int]] = defaultdict(list)
     profiler = cProfile.Profile() if args.profile else None
     nodes: dict[tuple[str, int, str], float] = defaultdict(float)
+    fragment_counts = _count_fragments() if args.fragments else None
     if args.nodes:
         _time_nodes(nodes)
 
@@ -164,6 +165,10 @@ def child(args) -> None:
         print(f"{game:<13}{kind:<10}{len(kept):>5}{statistics.median(kept) * 1000:>11.2f}"
               f"{kept[int(len(kept) * 0.9)] * 1000:>9.2f}"
               f"{statistics.median(queries[game, kind]):>9.0f}{size:>7.1f}")
+    if fragment_counts is not None:
+        print("\nFragments ({% drawn %}): served kept / drawn")
+        for name, (hits, misses) in sorted(fragment_counts.items()):
+            print(f"{hits:>8} / {misses:<8}{name}")
     if nodes:
         print("\nTemplate nodes by time, nested ones counted in their parents too (ms a draw):")
         draws = len(samples[tuple(args.profile.split(":"))])
@@ -178,6 +183,22 @@ def child(args) -> None:
 
 
 _NODES_ON = [False]
+
+
+def _count_fragments() -> dict[str, list[int]]:
+    """Counts, per fragment template, the draws served kept and drawn anew."""
+    from games.pages import base
+    from games.templatetags import drawn
+
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    plain = base.drawn_fragment
+
+    def counted(key, draw):
+        counts[key[1]][0 if key in base._fragments else 1] += 1
+        return plain(key, draw)
+
+    drawn.drawn_fragment = counted
+    return counts
 
 
 def _time_nodes(nodes) -> None:
@@ -208,6 +229,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--language", default="en")
     parser.add_argument("--profile", metavar="GAME:KIND")
+    parser.add_argument("--fragments", action="store_true",
+                        help="count the fragments served kept and drawn anew")
     parser.add_argument("--wall", action="store_true", help="wall-clock time, not CPU time")
     parser.add_argument("--nodes", action="store_true",
                         help="with --profile: time the template's nodes instead")
