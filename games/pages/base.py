@@ -6,10 +6,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.http import QueryDict
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -59,6 +62,42 @@ def drawn_once(kind: str, what: Hashable, draw: Callable[[], str],
     for slot, value in (fill or {}).items():
         html = html.replace(slot, value)
     return mark_safe(html)  # noqa: S308 - our own rendered template
+
+
+_fragments: OrderedDict[Hashable, str] = OrderedDict()
+_fragments_lock = threading.Lock()
+# A fragment (a card, the keypad, a row of players) is 0.2-3 kB: some MB per
+# process hold every card of every deck in both languages and the live parts
+# of a school's tables.
+FRAGMENTS_MAX = 4096
+
+
+def drawn_fragment(key: Hashable, draw: Callable[[], str]) -> str:
+    """A small piece of a page, drawn once per process for ``key`` (the
+    ``{% drawn %}`` tag's: the template, everything it may read, the language).
+    Like drawn_once, a hit costs a dict lookup."""
+    with _fragments_lock:
+        html = _fragments.get(key)
+        if html is not None:
+            _fragments.move_to_end(key)
+            return html
+    html = draw()
+    with _fragments_lock:
+        _fragments[key] = html
+        if len(_fragments) > FRAGMENTS_MAX:
+            _fragments.popitem(last=False)
+    return html
+
+
+@lru_cache(maxsize=8192)
+def _url(name: str, pk: int | None, prefix: str, urlconf: str | None) -> str:
+    return reverse(name, args=[] if pk is None else [pk], urlconf=urlconf)
+
+
+def table_url(name: str, pk: int | None = None) -> str:
+    """``reverse(name, args=[pk])``, kept per process: a table's page asks for
+    the same few URLs at every draw (a reverse() is some 30 µs)."""
+    return _url(name, pk, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from classroom import roster
@@ -14,6 +13,7 @@ from classroom import roster
 from .. import live, poll_tokens, seating, services, watching
 from ..models import Table
 from ..pages import presenter
+from ..pages.base import table_url
 
 read_poll_token = poll_tokens.read
 
@@ -97,16 +97,19 @@ def table_context(
         "seen": "" if for_watchers or player is None else shown.scene(state, player),
         "note": note,
         "note_kind": note_kind,
-        "poll_url": reverse("games:table_poll", args=[table.pk]) + "?t=" + token,
+        "poll_url": table_url("games:table_poll", table.pk) + "?t=" + token,
         # A computer player or a clock will move next: the tablets keep polling
         # every 2 s even while their push stream is live, so the move shows
         # without a worker too (the embedded default, the browser tests).
         "server_moves": services.due_at(table, state) is not None,
         "push_url": settings.PUSH_URL
-        + reverse("games:table_events", args=[table.pk])
+        + table_url("games:table_events", table.pk)
         + "?t="
         + token,
         "is_pupil": pupil is not None,
+        # Reversed once for the page's forms (and its link home), not per form.
+        "move_url": table_url("games:table_move", table.pk),
+        "home_url": table_url("classroom:pupil_home") if pupil is not None else "",
         "you_slots": for_watchers,
     }
     context.update(shown.context(table, state, view, context))

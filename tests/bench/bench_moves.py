@@ -2,7 +2,8 @@
 
 bench_requests.py times Number Quest's requests; this one goes through every
 game a class plays (Number Quest with four pupils and against a computer, the
-track of ultimate numbers, NMBR 9 at a table and with the whole class) and
+track of ultimate numbers, NMBR 9 at a table and with the whole class,
+Nambarz and NUM-X at tables of four) and
 for each kind of request prints its median time, its queries and, with
 ``--queries``, their SQL; ``--profile GAME:KIND`` prints cProfile's top
 functions for one of them. It calls the WSGI application directly (no
@@ -40,7 +41,7 @@ from bench_requests import environ
 
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parents[1]
-GAMES = ("numberquest", "numberquest-bot", "ultimes", "nmbr9", "nmbr9-class")
+GAMES = ("numberquest", "numberquest-bot", "ultimes", "nmbr9", "nmbr9-class", "nambarz", "numx")
 
 
 
@@ -96,6 +97,8 @@ class Recorder:
 
         profiling = self.profiler is not None and self.profile == f"{game}:{kind}"
         self.misses = 0
+        # The log keeps 9,000 queries: full, it would miscount a request's.
+        self.connection.queries_log.clear()
         with CaptureQueriesContext(self.connection) as captured:
             if profiling:
                 self.profiler.enable()
@@ -196,7 +199,23 @@ def child(args) -> None:
         table.refresh_from_db()
         fields = {"csrfmiddlewaretoken": csrf, "version": table.version,
                   "move_id": f"m{time.perf_counter_ns()}"}
-        fields.update(move)
+        for name, value in move.items():
+            if value is None:
+                continue  # a field the form leaves out
+            if isinstance(value, list) and value and isinstance(value[0], dict):
+                # NUM-X's cards laid out with their radio buttons (to-, face-, end-<id>).
+                fields["offered"] = ",".join(c["card"] for c in value)
+                for c in value:
+                    if "to" in c:
+                        fields[f"to-{c['card']}"] = c["to"]
+                    fields[f"face-{c['card']}"] = "up" if c["face_up"] else "down"
+                    fields[f"end-{c['card']}"] = c["end"]
+                continue
+            # A list travels as the tablet's script posts it: "3,12" ("0-1,2-3" for steps).
+            if isinstance(value, list):
+                value = ",".join("-".join(map(str, v)) if isinstance(v, list) else str(v)
+                                 for v in value)
+            fields[name] = value
         if game.startswith("numberquest") and move["type"] == "step":
             # The tiles post "value|origin": two dice of the same value stay two.
             state = get_game("numberquest").from_json(table.state)
@@ -303,6 +322,10 @@ def child(args) -> None:
     if "nmbr9" in args.games:
         session, table, cookies = table_game("nmbr9", "nmbr9", {}, 4)
         play_turns("nmbr9", "nmbr9", session, table, cookies, min(runs, 60))
+    for game in ("nambarz", "numx"):
+        if game in args.games:
+            session, table, cookies = table_game(game, game, {}, 4)
+            play_turns(game, game, session, table, cookies, runs)
     if "nmbr9-class" in args.games:
         whole_class(recorder, classroom_of, post_move, poll, stamp_of, csrf, teacher_cookie,
                     min(runs, 15))

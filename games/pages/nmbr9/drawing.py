@@ -14,6 +14,7 @@ the same pictures appear on the teacher's live view and projector pages.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from engine.nmbr9.stack import Tile
@@ -173,6 +174,14 @@ def stack_picture(
 
 def card_picture(digit: int, rotation: int = 0) -> dict[str, Any]:
     """A card's tile on its own (the big card, the turn preview)."""
+    # Ten digits, four turns: drawn once per process. A copy, for callers may
+    # add to it; its strings are the kept ones, whose hashes are known (a
+    # {% drawn %} key hashes the paths at every page).
+    return dict(_card_picture(digit, rotation))
+
+
+@lru_cache(maxsize=64)
+def _card_picture(digit: int, rotation: int) -> dict[str, Any]:
     cells = shape(digit, rotation)
     width = max(x for x, _ in cells) + 1
     height = max(y for _, y in cells) + 1

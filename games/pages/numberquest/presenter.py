@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,6 +20,7 @@ from games.pages.base import (
     VERSION_SLOT,
     Presenter,
     drawn_once,
+    table_url,
 )
 
 from . import drawing as boards
@@ -39,7 +39,7 @@ def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[
         return render_to_string(
             "games/numberquest/_board.html",
             {
-                "move_url": reverse("games:table_move", args=[table.pk]),
+                "move_url": table_url("games:table_move", table.pk),
                 "board": board,
                 "version": VERSION_SLOT,
                 "move_id": TAP_SLOT,
@@ -178,6 +178,7 @@ class NumberQuestPresenter(Presenter):
         return {
             "players": players,
             "dice": dice,
+            "has_steps": bool(view.get("steps")),
             "over": over,
             "your_turn": your_turn,
             "place_phase": place_phase,
@@ -194,8 +195,6 @@ class NumberQuestPresenter(Presenter):
             "last_calculation": calculations[0] if calculations else "",
             "handover_name": names.get(view["current"], "") if handover else "",
             "seconds_left": self.seconds_left(table, state, over),
-            # Reversed once: the page's six forms and the board's squares post to it.
-            "move_url": reverse("games:table_move", args=[table.pk]),
             "operations": [
                 (op, narration.SYMBOLS[op]) for op in view.get("variant", {}).get("operations", "")
             ],

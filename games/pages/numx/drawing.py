@@ -11,8 +11,10 @@ face-up score cards; a face-down card is drawn as a back, with no name.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from engine.numx.cards import CARDS
@@ -87,6 +89,23 @@ def label(card: dict[str, Any] | str | None) -> str:
 
 def face(card: dict[str, Any]) -> dict[str, Any]:
     """A card of the engine's view (``Card.to_json``) with what its picture needs."""
+    try:
+        key = (tuple(card.items()), get_language())
+        hash(key)
+    except TypeError:
+        return _face(card)
+    # A page shows 20-40 cards, each named in the language: worked out once
+    # per process. A copy: the callers add their own marks (chosen, drawn).
+    return dict(_kept_face(key))
+
+
+@lru_cache(maxsize=2048)
+def _kept_face(key: tuple) -> dict[str, Any]:
+    items, _language = key  # the language is the active one: it keys the names
+    return _face(dict(items))
+
+
+def _face(card: dict[str, Any]) -> dict[str, Any]:
     shown = dict(card)
     kind = card.get("kind")
     shown["name"] = label(card)

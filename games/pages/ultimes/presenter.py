@@ -7,7 +7,6 @@ from functools import lru_cache
 from typing import Any
 
 from django.template.loader import get_template, render_to_string
-from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -22,6 +21,7 @@ from games.pages.base import (
     VERSION_SLOT,
     Presenter,
     drawn_once,
+    table_url,
 )
 
 from . import drawing as tracks
@@ -89,7 +89,7 @@ def track_html(
         pieces = tracks.pawns(view, names=names)
         track = {**tracks.frame(), **pieces}
         squares = list(_empty_squares(marks, tappable, language))
-        move_url = reverse("games:table_move", args=[table.pk]) if tappable else ""
+        move_url = table_url("games:table_move", table.pk) if tappable else ""
         if pieces["occupied"]:
             template = get_template("games/ultimes/_track_square.html")
             cells = tracks.squares(*marks)

@@ -1,0 +1,114 @@
+"""The pieces of a table drawn once per process ({% drawn %}) and the move
+fields drawn once per page ({% move_fields %}): a kept piece is only ever
+what its arguments draw, for everyone."""
+
+from __future__ import annotations
+
+import pytest
+from django.template import engines
+from django.utils import translation
+from django.utils.safestring import mark_safe
+
+from games.pages import base
+from games.templatetags.drawn import frozen
+
+
+def render(source: str, **context) -> str:
+    return engines["django"].from_string("{% load drawn %}" + source).render(context)
+
+
+def test_keys_tell_apart_what_prints_differently():
+    assert frozen(True) != frozen(1)
+    assert frozen(1.0) != frozen(1)
+    assert frozen([1, 2]) != frozen((1, 2))
+    assert frozen(mark_safe("<b>")) != frozen("<b>")
+    assert frozen({"a": [1, {"b": None}]}) == frozen({"a": [1, {"b": None}]})
+    hash(frozen({"a": [1, {"b": {2, 3}}]}))
+
+
+def test_objects_are_refused_as_arguments():
+    with pytest.raises(TypeError):
+        frozen(object())
+
+
+def test_a_fragment_reads_its_arguments_only():
+    """The move fields template reads the CSRF token, the version and the tap
+    id of the page: drawn as a fragment, it sees none of them, so no viewer's
+    token can be kept and served to another."""
+    page = render(
+        '{% drawn "games/_move_fields.html" %}',
+        csrf_token="secret-token-of-one-pupil",
+        move_id="tap-of-one-pupil",
+        table={"version": 7},
+        seen="scene",
+    )
+    assert "secret-token-of-one-pupil" not in page
+    assert "tap-of-one-pupil" not in page
+    assert "scene" not in page
+
+
+def test_same_arguments_draw_once_and_other_arguments_again():
+    first = {"family": "number", "number": 7, "name": "seven"}
+    other = {"family": "number", "number": 8, "name": "eight"}
+    source = '{% drawn "games/nambarz/_card.html" c=c %}'
+    page = render(source, c=first)
+    kept = len(base._fragments)
+    assert render(source, c=dict(first)) == page
+    assert len(base._fragments) == kept
+    assert ">8<" in render(source, c=other)
+    assert ">7<" not in render(source, c=other)
+
+
+def test_each_language_has_its_own_fragment():
+    source = '{% drawn "games/_you.html" %}'
+    with translation.override("en"):
+        english = render(source)
+    with translation.override("fr"):
+        french = render(source)
+    assert "you" in english
+    assert french != english
+
+
+def test_move_fields_are_the_same_in_every_form_of_a_page():
+    page = render(
+        "<form>{% move_fields %}</form><form>{% move_fields %}</form>",
+        csrf_token="token-1",
+        move_id="tap-1",
+        table={"version": 3},
+    )
+    assert page.count('name="move_id" value="tap-1"') == 2
+    assert page.count('name="version" value="3"') == 2
+    assert page.count('value="token-1"') == 2
+    # Another page (another request) draws its own.
+    again = render("{% move_fields %}", csrf_token="token-2", move_id="tap-2",
+                   table={"version": 4})
+    assert "tap-2" in again and "tap-1" not in again
+
+
+def test_a_kept_form_posts_each_page_its_own_fields():
+    """A form drawn once (the Number Quest actions) leaves a slot for the move
+    fields, and each page fills it with its own token and tap id."""
+    source = ('{% drawn "games/numberquest/_actions.html" phase="calculate" has_steps=True '
+              'move_url="/tables/1/move/" %}')
+    first = render(source, csrf_token="token-a", move_id="tap-a", table={"version": 1})
+    kept = len(base._fragments)
+    second = render(source, csrf_token="token-b", move_id="tap-b", table={"version": 2})
+    assert len(base._fragments) == kept  # the same fragment, served again
+    assert first.count('value="tap-a"') == 3 and "tap-b" not in first
+    assert second.count('value="tap-b"') == 3 and "tap-a" not in second
+    assert second.count('value="token-b"') == 3 and "token-a" not in second
+    assert "move-fields-slot" not in first + second
+
+
+def test_an_argument_that_cannot_key_a_drawing_is_drawn_unkept(settings):
+    settings.DEBUG = False
+
+    class Card:
+        number = 5
+        name = "five"
+        family = "number"
+
+    kept = len(base._fragments)
+    page = render('{% drawn "games/nambarz/_card.html" c=c %}', c=Card())
+    assert ">5<" in page
+    assert len(base._fragments) == kept
