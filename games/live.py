@@ -17,22 +17,17 @@ from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
 
+from classroom import redis_store
+
 # Short, so a publish lost after a commit (a killed process) heals within seconds.
 TTL = 30
 
 Token = tuple[str, float | None]
 
-_client = None
-
-
 def redis_client():
-    """The process's Redis client, or None in the embedded default."""
-    global _client
-    if _client is None and settings.REDIS_URL:
-        import redis
-
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
-    return _client
+    """The process's Redis client (shared with classroom.pupil_auth: one
+    connection pool), or None in the embedded default."""
+    return redis_store.redis_client()
 
 
 def _prefix() -> str:
