@@ -63,20 +63,103 @@ def stamp(table) -> str:
     return f"{base}c{session.cards_shown}" if session.whole_class else base
 
 
-def publish(table_id: int, table_stamp: str, due: float | None) -> None:
+def session_mark(session) -> str:
+    """The part of a table's stamp its session sets (``stamp``): whether it is
+    playing, paused or over and, in a whole-class game, the cards turned."""
+    mark = session.status[0]
+    return f"{mark}c{session.cards_shown}" if session.whole_class else mark
+
+
+def _mark_key(session_id: int) -> str:
+    return f"{_prefix()}:live:session:{session_id}"
+
+
+MARK_TTL = 7 * 24 * 60 * 60  # s: a session paused for days keeps it
+
+# A table's token, stored only if it is of the session as it now is: a pause or
+# a turned card that committed after the rows were read (its own mark written
+# since) wins over it. Once the version is published, a stale one would hide
+# the change from every tablet until the token expired; so a whole-class move
+# deleted its token instead (every pupil's next poll then read the database).
+# The mark is written after each session change commits, before its tables'
+# tokens are deleted; one missing (a Redis restart) is taken as this one's.
+_PUBLISH = """
+local mark = redis.call('GET', KEYS[2])
+if not mark then
+  redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
+  mark = ARGV[3]
+end
+if mark == ARGV[3] then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+  if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
+  return 1
+end
+redis.call('DEL', KEYS[1])
+if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], '') end
+return 0
+"""
+_scripts: dict[int, object] = {}
+
+
+def publish(
+    table_id: int, table_stamp: str, due: float | None, *, session=None, ring: bool = False
+) -> bool:
+    """Keep the table's token for the polls (and with ``ring`` tell the
+    tablets listening). With ``session`` (the table's, as read with the stamp)
+    only if the session has not changed since: one Redis round trip either
+    way. Returns whether it was kept."""
     client = redis_client()
-    if client is not None:
-        client.set(_key(table_id), _encode((table_stamp, due)), ex=TTL)
-    else:
+    if client is None:
+        if session is not None and session.whole_class:
+            # Without Redis nothing compares: let the next poll read the table.
+            cache.delete(_key(table_id))
+            return False
         cache.set(_key(table_id), (table_stamp, due), TTL)
+        return True
+    token = _encode((table_stamp, due))
+    if session is None:
+        if not ring:
+            client.set(_key(table_id), token, ex=TTL)
+            return True
+        with client.pipeline(transaction=False) as pipe:
+            pipe.set(_key(table_id), token, ex=TTL)
+            pipe.publish(channel(table_id), table_stamp)
+            pipe.execute()
+        return True
+    script = _scripts.get(id(client))
+    if script is None:
+        script = _scripts[id(client)] = client.register_script(_PUBLISH)
+    kept = script(
+        keys=[_key(table_id), _mark_key(session.pk)],
+        args=[token, TTL, session_mark(session), MARK_TTL,
+              channel(table_id) if ring else "", table_stamp],
+    )
+    return bool(kept)
+
+
+def session_changed(session, table_ids: list[int]) -> None:
+    """After a pause, an end or a turned card committed: the session's new
+    mark, then every tablet of its tables re-reads (one round trip)."""
+    client = redis_client()
+    if client is None:
+        cache.delete_many([_key(pk) for pk in table_ids])
+        return
+    with client.pipeline(transaction=False) as pipe:
+        pipe.set(_mark_key(session.pk), session_mark(session), ex=MARK_TTL)
+        for pk in table_ids:
+            pipe.delete(_key(pk))
+            pipe.publish(channel(pk), "")
+        pipe.execute()
 
 
 def bump(table_id: int) -> None:
     """Something beside a move changed (a seat, a pause): make every tablet re-read."""
     client = redis_client()
     if client is not None:
-        client.delete(_key(table_id))
-        client.publish(channel(table_id), "")
+        with client.pipeline(transaction=False) as pipe:
+            pipe.delete(_key(table_id))
+            pipe.publish(channel(table_id), "")
+            pipe.execute()
     else:
         cache.delete(_key(table_id))
 

@@ -203,5 +203,7 @@ def _refresh_token(table: Table) -> live.Token:
     """What the cache had lost (or what the server's move changed): read once,
     kept for the polls after this one."""
     state = engine_of(table.session.game).from_json(table.state)
-    live.publish(table.pk, live.stamp(table), services.due_at(table, state))
-    return live.read(table.pk) or (live.stamp(table), None)
+    stamp, due = live.stamp(table), services.due_at(table, state)
+    # Kept only if no pause or card committed since the table was read.
+    live.publish(table.pk, stamp, due, session=table.session)
+    return stamp, due
