@@ -43,6 +43,18 @@ def _encode(token: Token) -> str:
     return f"{stamp}|{'' if due is None else repr(due)}"
 
 
+def key(table_id: int) -> str:
+    """Where the table's token is kept (for a caller reading it with other keys)."""
+    return _key(table_id)
+
+
+def decode(raw: bytes | str | tuple | None) -> Token | None:
+    """The token as read at ``key``: Redis's text, or the cache's tuple."""
+    if isinstance(raw, tuple):
+        return raw
+    return _decode(raw)
+
+
 def _decode(raw: bytes | str | None) -> Token | None:
     if raw is None:
         return None
@@ -210,13 +222,19 @@ def read_many(table_ids: list[int]) -> dict[int, Token | None]:
 GAME_TTL = 24 * 60 * 60
 
 
-def game_of(table_id: int) -> str | None:
+def game_key(table_id: int) -> str:
+    return f"{_prefix()}:live:game:{table_id}"
+
+
+def game_of(table_id: int, found: bytes | str | None = None) -> str | None:
     """The game a table plays (None if there is no such table). It never
     changes, so a tap reads it here and not from the database: one query
-    less on the path every move takes."""
-    key = f"{_prefix()}:live:game:{table_id}"
+    less on the path every move takes. ``found``: what a caller already read
+    at ``game_key`` (with other keys, in one round trip)."""
+    key = game_key(table_id)
     client = redis_client()
-    found = client.get(key) if client is not None else cache.get(key)
+    if found is None:
+        found = client.get(key) if client is not None else cache.get(key)
     if found is not None:
         return found.decode() if isinstance(found, bytes) else found
     from .models import Table

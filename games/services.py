@@ -267,11 +267,16 @@ def play(
     move_id: str,
     scene: str = "",
     answering: int | None = None,
+    seats: Any = None,
 ) -> PlayResult:
-    """Apply a pupil's tap. Raises Table.DoesNotExist for a table that is not."""
+    """Apply a pupil's tap. Raises Table.DoesNotExist for a table that is not.
+    ``seats``: the kept seats the view read with the table's game
+    (seating.game_and_seats), None to read them here."""
     try:
         with transaction.atomic():
-            return _play_locked(table_id, pupil, move, version, move_id, scene, answering)
+            return _play_locked(
+                table_id, pupil, move, version, move_id, scene, answering, seats
+            )
     except _TapAgain as again:
         # Two requests with the same tap id raced past the first check. The
         # whole transaction is undone (no savepoint: two queries a move saved).
@@ -285,12 +290,15 @@ class _TapAgain(Exception):
 
 def _play_locked(
     table_id: int, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str,
-    scene: str, answering: int | None,
+    scene: str, answering: int | None, seats: Any = None,
 ) -> PlayResult:
     table = _lock_table(table_id)
     # The seats with their pupils (the answer's page names them), as of the
     # seating read under the lock.
-    seating.load(table)
+    if seats is None:
+        seating.load(table)
+    else:
+        seating.load(table, seats)
     # A tap sent from the table's current version is new: its first sending
     # moved the version on. Only a tap from an older board may be a repeat.
     if move_id and version != table.version:
