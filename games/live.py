@@ -122,12 +122,7 @@ def publish(
     way. Returns whether it was kept."""
     client = redis_client()
     if client is None:
-        if session is not None and session.whole_class:
-            # Without Redis nothing compares: let the next poll read the table.
-            cache.delete(_key(table_id))
-            return False
-        cache.set(_key(table_id), (table_stamp, due), TTL)
-        return True
+        return _publish_in_cache(table_id, table_stamp, due, session)
     token = _encode((table_stamp, due))
     if session is None:
         if not ring:
@@ -149,11 +144,28 @@ def publish(
     return bool(kept)
 
 
+def _publish_in_cache(table_id: int, table_stamp: str, due: float | None, session) -> bool:
+    """``publish`` without Redis (the embedded default, one process or a few
+    sharing files): the same comparison, though not atomic. A whole-class
+    game's token is not kept: a card turned between the comparison and the
+    write would be hidden from the whole class."""
+    if session is not None:
+        mark = cache.get(_mark_key(session.pk))
+        if session.whole_class or (mark is not None and mark != session_mark(session)):
+            cache.delete(_key(table_id))
+            return False
+        if mark is None:
+            cache.set(_mark_key(session.pk), session_mark(session), MARK_TTL)
+    cache.set(_key(table_id), (table_stamp, due), TTL)
+    return True
+
+
 def session_changed(session, table_ids: list[int]) -> None:
     """After a pause, an end or a turned card committed: the session's new
     mark, then every tablet of its tables re-reads (one round trip)."""
     client = redis_client()
     if client is None:
+        cache.set(_mark_key(session.pk), session_mark(session), MARK_TTL)
         cache.delete_many([_key(pk) for pk in table_ids])
         return
     with client.pipeline(transaction=False) as pipe:
