@@ -6,7 +6,10 @@ track of ultimate numbers, NMBR 9 at a table and with the whole class) and
 for each kind of request prints its median time, its queries and, with
 ``--queries``, their SQL; ``--profile GAME:KIND`` prints cProfile's top
 functions for one of them. It calls the WSGI application directly (no
-server, no sockets), so the figures are the app's own cost.
+server, no sockets), so the figures are the app's own cost. ``cpu ms`` is the
+request's own CPU time (what a web process spends; steadier than the wall
+clock on a busy host), and ``--fixed`` answers the taps without drawing the
+board: what a tap costs beside its drawing.
 
 Kinds: ``move`` (a pupil's tap, answered with their new board), ``render``
 (the first poll after a move that draws the table), ``copy`` (a watcher
