@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .codes import new_class_code
 from .pictures import AVATARS, PASSWORD_PICTURES
+from .sign_in_keys import forget
 from .signals import pupils_signed_out
 from .validators import no_hidden_characters
 
@@ -142,8 +143,6 @@ class PupilQuerySet(models.QuerySet):
         self.update(signed_in_at=None, sign_in_generation=models.F("sign_in_generation") + 1)
         generations = dict(self.values_list("pk", "sign_in_generation"))
         if generations:
-            from .pupil_auth import forget
-
             # The sign-in rows kept for get_pupil carry the old generation.
             forget(generations)
             # After the commit: a mark for a generation that was rolled back
@@ -453,8 +452,6 @@ class ReportJob(models.Model):
 def _forget_pupil(sender, instance: Pupil, **kwargs) -> None:
     """A pupil renamed or erased: the rows get_pupil keeps of them go
     (classroom.pupil_auth). An erased class sends this for each of its pupils."""
-    from .pupil_auth import forget
-
     forget([instance.pk])
 
 
@@ -464,6 +461,4 @@ def _forget_class(sender, instance: Classroom, created: bool, **kwargs) -> None:
     carry the old class."""
     if created:
         return
-    from .pupil_auth import forget
-
     forget(Pupil.objects.filter(classroom_id=instance.pk).values_list("pk", flat=True))

@@ -10,8 +10,8 @@ the table tokens handed out under the old one, which need no session, end with i
 Every tap asks who the pupil is, and the query joining the pupil to their class
 was a fifth of a move. So the rows ``get_pupil`` reads are kept in Redis (in the
 cache without it) per pupil, with a counter that anything changing them moves on
-(``forget``: a pupil saved, erased or signed out; their class saved, archived or
-all signed out). A record is used only while it carries the counter's current
+(``sign_in_keys.forget``: a pupil saved, erased or signed out; their class
+saved, archived or all signed out). A record is used only while it carries the counter's current
 value, so a record written from rows read before a change, after the change
 forgot the old one, is never used.
 """
@@ -19,14 +19,13 @@ forgot the old one, is never used.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 
 from django.core.cache import cache
-from django.db import router, transaction
+from django.db import router
 from django.http import HttpRequest
 from django.utils import timezone
 
-from . import redis_store
+from . import redis_store, sign_in_keys
 from .models import Classroom, Pupil
 
 SESSION_PUPIL = "numbo_pupil"
@@ -41,9 +40,6 @@ KEPT_CLASS = (
     "archived_at",
 )
 RECORD_TTL = 60 * 60  # s
-# Longer than any record lives: a counter that expired must not come back to a
-# value a live record carries.
-COUNTER_TTL = 24 * 60 * 60  # s
 
 
 def sign_in(request: HttpRequest, pupil: Pupil) -> None:
@@ -92,11 +88,6 @@ def get_pupil(request: HttpRequest) -> Pupil | None:
 # --------------------------------------------------------------------------- the kept rows
 
 
-def _keys(pupil_id: int) -> tuple[str, str]:
-    prefix = redis_store.key_prefix()
-    return f"{prefix}:pupil-auth:{pupil_id}", f"{prefix}:pupil-auth-counter:{pupil_id}"
-
-
 def _order(model, kept: tuple[str, ...]) -> list[str]:
     # Model.from_db takes the values in the order of the model's fields.
     return [f.attname for f in model._meta.concrete_fields if f.attname in kept]
@@ -111,7 +102,7 @@ assert CLASS_ORDER[-1] == "archived_at"
 def _kept(pupil_id: int) -> tuple[Pupil | None, int]:
     """The pupil with their class from the kept record (None when there is none
     of the counter's current value), and that counter: one Redis round trip."""
-    record_key, counter_key = _keys(pupil_id)
+    record_key, counter_key = sign_in_keys.keys(pupil_id)
     client = redis_store.redis_client()
     if client is not None:
         raw, counter = client.mget(record_key, counter_key)
@@ -146,38 +137,9 @@ def _keep(pupil: Pupil, counter: int) -> None:
         ],
         separators=(",", ":"),
     )
-    record_key, _counter_key = _keys(pupil.pk)
+    record_key, _counter_key = sign_in_keys.keys(pupil.pk)
     client = redis_store.redis_client()
     if client is not None:
         client.set(record_key, record, ex=RECORD_TTL)
     else:
         cache.set(record_key, record, RECORD_TTL)
-
-
-def forget(pupil_ids: Iterable[int]) -> None:
-    """These pupils' kept rows are no longer to be used, now and once the
-    transaction under way commits (a request reading the rows in between keeps
-    what it read under the counter of now, which the commit then moves on)."""
-    pupil_ids = sorted(set(pupil_ids))
-    if not pupil_ids:
-        return
-    _move_counters(pupil_ids)
-    transaction.on_commit(lambda: _move_counters(pupil_ids))
-
-
-def _move_counters(pupil_ids: list[int]) -> None:
-    client = redis_store.redis_client()
-    if client is not None:
-        with client.pipeline(transaction=False) as pipe:
-            for pupil_id in pupil_ids:
-                _record_key, counter_key = _keys(pupil_id)
-                pipe.incr(counter_key)
-                pipe.expire(counter_key, COUNTER_TTL)
-            pipe.execute()
-        return
-    for pupil_id in pupil_ids:
-        _record_key, counter_key = _keys(pupil_id)
-        try:
-            cache.incr(counter_key)
-        except ValueError:
-            cache.set(counter_key, 1, COUNTER_TTL)
