@@ -13,11 +13,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models, transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .codes import new_class_code
 from .pictures import AVATARS, PASSWORD_PICTURES
+from .sign_in_keys import forget
 from .signals import pupils_signed_out
 from .validators import no_hidden_characters
 
@@ -140,6 +143,8 @@ class PupilQuerySet(models.QuerySet):
         self.update(signed_in_at=None, sign_in_generation=models.F("sign_in_generation") + 1)
         generations = dict(self.values_list("pk", "sign_in_generation"))
         if generations:
+            # The sign-in rows kept for get_pupil carry the old generation.
+            forget(generations)
             # After the commit: a mark for a generation that was rolled back
             # would refuse the pupil's good tokens.
             transaction.on_commit(
@@ -437,3 +442,23 @@ class ReportJob(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in self.ACTIVE
+
+
+# --------------------------------------------------------------------------- kept sign-in rows
+
+
+@receiver(post_save, sender=Pupil, dispatch_uid="pupil-auth-pupil-saved")
+@receiver(post_delete, sender=Pupil, dispatch_uid="pupil-auth-pupil-deleted")
+def _forget_pupil(sender, instance: Pupil, **kwargs) -> None:
+    """A pupil renamed or erased: the rows get_pupil keeps of them go
+    (classroom.pupil_auth). An erased class sends this for each of its pupils."""
+    forget([instance.pk])
+
+
+@receiver(post_save, sender=Classroom, dispatch_uid="pupil-auth-class-saved")
+def _forget_class(sender, instance: Classroom, created: bool, **kwargs) -> None:
+    """A class renamed, archived or given a new code: every pupil's kept rows
+    carry the old class."""
+    if created:
+        return
+    forget(Pupil.objects.filter(classroom_id=instance.pk).values_list("pk", flat=True))

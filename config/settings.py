@@ -112,7 +112,9 @@ PUSH_URL = os.environ.get("PUSH_URL", "").rstrip("/")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's, with one Redis client object per process (a session read
+            # every request built a new one).
+            "BACKEND": "classroom.redis_store.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "numbo"),
         }

@@ -17,22 +17,17 @@ from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
 
+from classroom import redis_store
+
 # Short, so a publish lost after a commit (a killed process) heals within seconds.
 TTL = 30
 
 Token = tuple[str, float | None]
 
-_client = None
-
-
 def redis_client():
-    """The process's Redis client, or None in the embedded default."""
-    global _client
-    if _client is None and settings.REDIS_URL:
-        import redis
-
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
-    return _client
+    """The process's Redis client (shared with classroom.pupil_auth: one
+    connection pool), or None in the embedded default."""
+    return redis_store.redis_client()
 
 
 def _prefix() -> str:
@@ -46,6 +41,18 @@ def _key(table_id: int) -> str:
 def _encode(token: Token) -> str:
     stamp, due = token
     return f"{stamp}|{'' if due is None else repr(due)}"
+
+
+def key(table_id: int) -> str:
+    """Where the table's token is kept (for a caller reading it with other keys)."""
+    return _key(table_id)
+
+
+def decode(raw: bytes | str | tuple | None) -> Token | None:
+    """The token as read at ``key``: Redis's text, or the cache's tuple."""
+    if isinstance(raw, tuple):
+        return raw
+    return _decode(raw)
 
 
 def _decode(raw: bytes | str | None) -> Token | None:
@@ -68,20 +75,115 @@ def stamp(table) -> str:
     return f"{base}c{session.cards_shown}" if session.whole_class else base
 
 
-def publish(table_id: int, table_stamp: str, due: float | None) -> None:
+def session_mark(session) -> str:
+    """The part of a table's stamp its session sets (``stamp``): whether it is
+    playing, paused or over and, in a whole-class game, the cards turned."""
+    mark = session.status[0]
+    return f"{mark}c{session.cards_shown}" if session.whole_class else mark
+
+
+def _mark_key(session_id: int) -> str:
+    return f"{_prefix()}:live:session:{session_id}"
+
+
+MARK_TTL = 7 * 24 * 60 * 60  # s: a session paused for days keeps it
+
+# A table's token, stored only if it is of the session as it now is: a pause or
+# a turned card that committed after the rows were read (its own mark written
+# since) wins over it. Once the version is published, a stale one would hide
+# the change from every tablet until the token expired; so a whole-class move
+# deleted its token instead (every pupil's next poll then read the database).
+# The mark is written after each session change commits, before its tables'
+# tokens are deleted; one missing (a Redis restart) is taken as this one's.
+_PUBLISH = """
+local mark = redis.call('GET', KEYS[2])
+if not mark then
+  redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
+  mark = ARGV[3]
+end
+if mark == ARGV[3] then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+  if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
+  return 1
+end
+redis.call('DEL', KEYS[1])
+if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], '') end
+return 0
+"""
+_scripts: dict[int, object] = {}
+
+
+def publish(
+    table_id: int, table_stamp: str, due: float | None, *, session=None, ring: bool = False
+) -> bool:
+    """Keep the table's token for the polls (and with ``ring`` tell the
+    tablets listening). With ``session`` (the table's, as read with the stamp)
+    only if the session has not changed since: one Redis round trip either
+    way. Returns whether it was kept."""
     client = redis_client()
-    if client is not None:
-        client.set(_key(table_id), _encode((table_stamp, due)), ex=TTL)
-    else:
-        cache.set(_key(table_id), (table_stamp, due), TTL)
+    if client is None:
+        return _publish_in_cache(table_id, table_stamp, due, session)
+    token = _encode((table_stamp, due))
+    if session is None:
+        if not ring:
+            client.set(_key(table_id), token, ex=TTL)
+            return True
+        with client.pipeline(transaction=False) as pipe:
+            pipe.set(_key(table_id), token, ex=TTL)
+            pipe.publish(channel(table_id), table_stamp)
+            pipe.execute()
+        return True
+    script = _scripts.get(id(client))
+    if script is None:
+        script = _scripts[id(client)] = client.register_script(_PUBLISH)
+    kept = script(
+        keys=[_key(table_id), _mark_key(session.pk)],
+        args=[token, TTL, session_mark(session), MARK_TTL,
+              channel(table_id) if ring else "", table_stamp],
+    )
+    return bool(kept)
+
+
+def _publish_in_cache(table_id: int, table_stamp: str, due: float | None, session) -> bool:
+    """``publish`` without Redis (the embedded default, one process or a few
+    sharing files): the same comparison, though not atomic. A whole-class
+    game's token is not kept: a card turned between the comparison and the
+    write would be hidden from the whole class."""
+    if session is not None:
+        mark = cache.get(_mark_key(session.pk))
+        if session.whole_class or (mark is not None and mark != session_mark(session)):
+            cache.delete(_key(table_id))
+            return False
+        if mark is None:
+            cache.set(_mark_key(session.pk), session_mark(session), MARK_TTL)
+    cache.set(_key(table_id), (table_stamp, due), TTL)
+    return True
+
+
+def session_changed(session, table_ids: list[int]) -> None:
+    """After a pause, an end or a turned card committed: the session's new
+    mark, then every tablet of its tables re-reads (one round trip)."""
+    client = redis_client()
+    if client is None:
+        cache.set(_mark_key(session.pk), session_mark(session), MARK_TTL)
+        cache.delete_many([_key(pk) for pk in table_ids])
+        return
+    with client.pipeline(transaction=False) as pipe:
+        pipe.set(_mark_key(session.pk), session_mark(session), ex=MARK_TTL)
+        for pk in table_ids:
+            pipe.delete(_key(pk))
+            pipe.publish(channel(pk), "")
+        pipe.execute()
 
 
 def bump(table_id: int) -> None:
     """Something beside a move changed (a seat, a pause): make every tablet re-read."""
     client = redis_client()
     if client is not None:
-        client.delete(_key(table_id))
-        client.publish(channel(table_id), "")
+        with client.pipeline(transaction=False) as pipe:
+            pipe.delete(_key(table_id))
+            pipe.publish(channel(table_id), "")
+            pipe.execute()
     else:
         cache.delete(_key(table_id))
 
@@ -132,13 +234,19 @@ def read_many(table_ids: list[int]) -> dict[int, Token | None]:
 GAME_TTL = 24 * 60 * 60
 
 
-def game_of(table_id: int) -> str | None:
+def game_key(table_id: int) -> str:
+    return f"{_prefix()}:live:game:{table_id}"
+
+
+def game_of(table_id: int, found: bytes | str | None = None) -> str | None:
     """The game a table plays (None if there is no such table). It never
     changes, so a tap reads it here and not from the database: one query
-    less on the path every move takes."""
-    key = f"{_prefix()}:live:game:{table_id}"
+    less on the path every move takes. ``found``: what a caller already read
+    at ``game_key`` (with other keys, in one round trip)."""
+    key = game_key(table_id)
     client = redis_client()
-    found = client.get(key) if client is not None else cache.get(key)
+    if found is None:
+        found = client.get(key) if client is not None else cache.get(key)
     if found is not None:
         return found.decode() if isinstance(found, bytes) else found
     from .models import Table

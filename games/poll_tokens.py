@@ -46,6 +46,36 @@ def mint(table_id: int, pupil_id: int | None, teacher_id: int | None, generation
 def read(token: str, table_id: int) -> dict[str, Any] | None:
     """What the token says (``t``, ``p``, ``k``, ``g``), or None when it is
     forged, old, for another table or of a pupil signed out since."""
+    return read_with(token, table_id, [])[0]
+
+
+def read_with(
+    token: str, table_id: int, keys: list[str]
+) -> tuple[dict[str, Any] | None, list[Any]]:
+    """``read``, and the values at these cache keys (None when absent) read in
+    the same round trip as the sign-out mark: the poll's table token with it."""
+    data = _verify(token)
+    if data is None or data.get("t") != table_id:
+        return None, []
+    pupil_id = data.get("p")
+    wanted = ([_key(pupil_id)] if pupil_id is not None else []) + keys
+    if not wanted:
+        return data, []
+    client = live.redis_client()
+    if client is not None:
+        found = client.mget(wanted)
+    else:
+        got = cache.get_many(wanted)
+        found = [got.get(k) for k in wanted]
+    if pupil_id is not None:
+        latest, found = found[0], found[1:]
+        if latest is not None and generation_of(data) < int(latest):
+            return None, []
+    return data, found
+
+
+def _verify(token: str) -> dict[str, Any] | None:
+    """The token's data if its signature holds (checked once per process)."""
     seen = _verified.get(token)
     if seen is not None and time.monotonic() - seen[1] < VERIFIED_FOR:
         data = seen[0]
@@ -59,10 +89,6 @@ def read(token: str, table_id: int) -> dict[str, Any] | None:
         if len(_verified) >= VERIFIED_MAX:
             _verified.clear()
         _verified[token] = (data, time.monotonic())
-    if data.get("t") != table_id:
-        return None
-    if data.get("p") is not None and _signed_out_since(data["p"], generation_of(data)):
-        return None
     return data
 
 
@@ -84,16 +110,6 @@ def matches(data: dict[str, Any], pupil) -> bool:
 
 def _key(pupil_id: Any) -> str:
     return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:signed-out:{pupil_id}"
-
-
-def _signed_out_since(pupil_id: Any, generation: int) -> bool:
-    client = live.redis_client()
-    if client is not None:
-        raw = client.get(_key(pupil_id))
-        latest = int(raw) if raw is not None else None
-    else:
-        latest = cache.get(_key(pupil_id))
-    return latest is not None and generation < latest
 
 
 def forget_sign_ins(sender=None, *, generations: dict[int, int], **kwargs) -> None:

@@ -11,6 +11,7 @@ even when no tablet has the table open.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import secrets
@@ -209,8 +210,8 @@ def set_status(session: GameSession, status: str) -> None:
             # The pause does not count against a timed turn.
             session.tables.update(turn_started_at=timezone.now())
         session.save(update_fields=["status", "ended_at"])
-        for pk in session.tables.values_list("pk", flat=True):
-            transaction.on_commit(lambda pk=pk: live.bump(pk))
+        ids = list(session.tables.values_list("pk", flat=True))
+        transaction.on_commit(lambda: live.session_changed(session, ids))
 
 
 # --------------------------------------------------------------------------- a tap
@@ -233,8 +234,8 @@ def show_next_card(session: GameSession, expected: int | None = None) -> int:
         ):
             session.cards_shown += 1
             session.save(update_fields=["cards_shown"])
-        for pk in session.tables.values_list("pk", flat=True):
-            transaction.on_commit(lambda pk=pk: live.bump(pk))
+        ids = list(session.tables.values_list("pk", flat=True))
+        transaction.on_commit(lambda: live.session_changed(session, ids))
     return session.cards_shown
 
 
@@ -266,11 +267,16 @@ def play(
     move_id: str,
     scene: str = "",
     answering: int | None = None,
+    seats: Any = None,
 ) -> PlayResult:
-    """Apply a pupil's tap. Raises Table.DoesNotExist for a table that is not."""
+    """Apply a pupil's tap. Raises Table.DoesNotExist for a table that is not.
+    ``seats``: the kept seats the view read with the table's game
+    (seating.game_and_seats), None to read them here."""
     try:
         with transaction.atomic():
-            return _play_locked(table_id, pupil, move, version, move_id, scene, answering)
+            return _play_locked(
+                table_id, pupil, move, version, move_id, scene, answering, seats
+            )
     except _TapAgain as again:
         # Two requests with the same tap id raced past the first check. The
         # whole transaction is undone (no savepoint: two queries a move saved).
@@ -284,13 +290,15 @@ class _TapAgain(Exception):
 
 def _play_locked(
     table_id: int, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str,
-    scene: str, answering: int | None,
+    scene: str, answering: int | None, seats: Any = None,
 ) -> PlayResult:
-    _hold_session(table_id)
-    table = Table.objects.select_for_update(of=("self",)).select_related("session").get(pk=table_id)
+    table = _lock_table(table_id)
     # The seats with their pupils (the answer's page names them), as of the
     # seating read under the lock.
-    seating.load(table)
+    if seats is None:
+        seating.load(table)
+    else:
+        seating.load(table, seats)
     # A tap sent from the table's current version is new: its first sending
     # moved the version on. Only a tap from an older board may be a repeat.
     if move_id and version != table.version:
@@ -334,19 +342,67 @@ def _same_scene(table: Table, pupil: Pupil, state, scene: str) -> bool:
     return player is not None and presenter(table.session.game).scene(state, player) == scene
 
 
-def _hold_session(table_id: int) -> None:
-    """Share-lock the table's session row, before the table's own lock (the
-    order set_status() takes them in). A pause, an end or a turned card waits
-    for the moves under way, and a move waits for them, so it reads the
-    session as it now is; moves at different tables do not wait for each other."""
-    if not connection.features.has_select_for_update:
-        return  # SQLite: one writer at a time anyway
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT 1 FROM {GameSession._meta.db_table} WHERE id = "
-            f"(SELECT session_id FROM {Table._meta.db_table} WHERE id = %s) FOR SHARE",
-            [table_id],
+def _lock_table(table_id: int) -> Table:
+    """The table with its session, locked: the session row share-locked before
+    the table's own row (the order set_status() takes them in). A pause, an
+    end or a turned card waits for the moves under way, and a move waits for
+    them, so it reads the session as it now is; moves at different tables do
+    not wait for each other. Raises Table.DoesNotExist.
+
+    On PostgreSQL one statement: its locking clauses lock in the order they
+    are written (session, then table), and each row it returns is the latest
+    committed version of a row it locked. The SQL is built once per process."""
+    if connection.vendor != "postgresql":
+        # SQLite: one writer at a time anyway.
+        return Table.objects.select_for_update(of=("self",)).select_related("session").get(
+            pk=table_id
         )
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(), [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Table.DoesNotExist("Table matching query does not exist.")
+    table_fields = len(Table._meta.concrete_fields)
+    table = _from_row(Table, row[:table_fields])
+    table.session = _from_row(GameSession, row[table_fields:])
+    return table
+
+
+@functools.cache
+def _lock_sql() -> str:
+    quote = connection.ops.quote_name
+    columns = [
+        f"{alias}.{quote(f.column)}"
+        for alias, model in (("t", Table), ("s", GameSession))
+        for f in model._meta.concrete_fields
+    ]
+    return (
+        f"SELECT {', '.join(columns)} FROM {quote(GameSession._meta.db_table)} s "
+        f"JOIN {quote(Table._meta.db_table)} t ON t.{quote('session_id')} = s.{quote('id')} "
+        f"WHERE t.{quote('id')} = %s FOR SHARE OF s FOR UPDATE OF t"
+    )
+
+
+@functools.cache
+def _converters(model) -> list[tuple[Any, list]]:
+    """Each concrete field's column and the converters the ORM would apply to
+    its value as the database returns it (JSON text to Python, ...)."""
+    found = []
+    for f in model._meta.concrete_fields:
+        column = f.get_col(model._meta.db_table)
+        found.append(
+            (column, connection.ops.get_db_converters(column) + f.get_db_converters(connection))
+        )
+    return found
+
+
+def _from_row(model, row):
+    values = []
+    for value, (column, converters) in zip(row, _converters(model), strict=True):
+        for convert in converters:
+            value = convert(value, column, connection)
+        values.append(value)
+    return model.from_db(connection.alias, [f.attname for f in model._meta.concrete_fields], values)
 
 
 def _pupil_of(table: Table, player: int, fallback: Pupil, answering: int | None = None) -> Pupil:
@@ -376,7 +432,7 @@ def _commit(
 ) -> None:
     now = timezone.now()
     events = [e.to_json() for e in outcome.events]
-    Move.objects.create(
+    written = Move(
         table=table,
         number=table.version + 1,
         player=player,
@@ -385,9 +441,10 @@ def _commit(
         move=move,
         events=events,
     )
+    attempts: list[Attempt] = []
     if pupil is not None and outcome.attempts:
         elapsed = int((now - table.updated_at).total_seconds() * 1000)
-        Attempt.objects.bulk_create(
+        attempts = [
             Attempt(
                 pupil=pupil,
                 session_id=table.session_id,
@@ -402,7 +459,7 @@ def _commit(
                 response_ms=min(max(elapsed, 0), MAX_RESPONSE_MS),
             )
             for a in outcome.attempts
-        )
+        ]
     state = outcome.state
     shown = presenter(table.session.game)
     if shown.turn_key(state) != shown.turn_key(before):
@@ -413,26 +470,71 @@ def _commit(
     table.finished = engine_of(table.session.game).result(state) is not None
     if table.finished and not finished_before:
         _refresh_reports(seat.pupil_id for seat in table.seats.all() if seat.pupil_id)
-    table.save(update_fields=["state", "version", "turn_started_at", "finished", "updated_at"])
+    _write(table, written, attempts)
     _record_opportunities(table, state, events)
     if pupil is not None and any(e["kind"] == "calculated" for e in events):
         _record_used(table, pupil, shown.used_skills(state, events))
     due = due_at(table, state)
-    if table.session.whole_class:
-        # A card turned just after this commit may bump the stamp before this
-        # publish would run, which would then hide it: let the poll rebuild it.
-        transaction.on_commit(lambda: live.bump(table.pk))
-        transaction.on_commit(lambda: schedule_server_move(table.pk, due), robust=True)
-    else:
-        transaction.on_commit(lambda: _announce(table, due))
+    transaction.on_commit(lambda: _announce(table, due))
+
+
+TABLE_WRITTEN = ("state", "version", "turn_started_at", "finished", "updated_at")
+
+
+def _write(table: Table, move: Move, attempts: list[Attempt]) -> None:
+    """The move, its attempts and the table's new state. On PostgreSQL one
+    statement (the inserts in a WITH, the table's UPDATE), one round trip where
+    the ORM made three; the values are prepared by the fields as the ORM's
+    own save would. A repeated tap id fails it (IntegrityError) as before.
+    No signal is sent for these rows (none is listened to)."""
+    if connection.vendor != "postgresql":
+        move.save(force_insert=True)
+        Attempt.objects.bulk_create(attempts)
+        table.save(update_fields=list(TABLE_WRITTEN))
+        return
+    quote = connection.ops.quote_name
+    parts, params = [], []
+    for name, rows in (("move", [move]), ("attempts", attempts)):
+        if rows:
+            sql, values = _insert(rows)
+            parts.append(f"{name} AS ({sql})")
+            params += values
+    fields = [Table._meta.get_field(name) for name in TABLE_WRITTEN]
+    sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    params += [f.get_db_prep_save(f.pre_save(table, False), connection) for f in fields]
+    params.append(table.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH {', '.join(parts)} UPDATE {quote(Table._meta.db_table)} SET {sets} "
+            f"WHERE {quote('id')} = %s",
+            params,
+        )
+
+
+def _insert(rows: list) -> tuple[str, list]:
+    """An INSERT of these new rows of one model, as bulk_create would write them."""
+    model = type(rows[0])
+    quote = connection.ops.quote_name
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    params = []
+    for row in rows:
+        params += [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+    one = f"({', '.join(['%s'] * len(fields))})"
+    return (
+        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES {', '.join([one] * len(rows))}",
+        params,
+    )
 
 
 def _announce(table: Table, due: float | None) -> None:
     """After a commit: the tablets' polls learn the new version, and the
-    server's next move at this table, if one is due, is put on the schedule."""
-    stamp = live.stamp(table)
-    live.publish(table.pk, stamp, due)
-    live.ring(table.pk, stamp)
+    server's next move at this table, if one is due, is put on the schedule.
+
+    Only if the session is still as this transaction read it: a card turned or
+    a pause committed just after this commit, whose tokens were deleted before
+    this runs, must not be hidden by this stamp (live.publish compares)."""
+    live.publish(table.pk, live.stamp(table), due, session=table.session, ring=True)
     schedule_server_move(table.pk, due)
 
 
@@ -521,10 +623,7 @@ def _game_end(table: Table, state) -> datetime | None:
 def advance(table_id: int) -> bool:
     """Make the server's moves that are due at this table; True if any was made."""
     with transaction.atomic():
-        _hold_session(table_id)
-        table = (
-            Table.objects.select_for_update(of=("self",)).select_related("session").get(pk=table_id)
-        )
+        table = _lock_table(table_id)
         seating.load(table)
         if table.finished or not table.session.is_running:
             live.publish(table.pk, live.stamp(table), None)

@@ -16,7 +16,7 @@ from classroom.views.access import pupil_required
 from .. import live, poll_tokens, seating, services, watching
 from ..models import GameSession, Table
 from ..pages import engine_of, presenter
-from .tables import poll_token, read_poll_token, table_context
+from .tables import poll_token, table_context
 
 PLAYABLE = ["running", "paused", "ended"]
 TAP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -78,7 +78,7 @@ def table_move(request, pk: int):
     # Whether this pupil sits at this table is play()'s to say, under the
     # table's lock: any answer but "applied" reads the table as the pupil's
     # own below, which a stranger is refused (404).
-    game = live.game_of(pk)
+    game, seats = seating.game_and_seats(pk)
     if game is None:
         raise Http404
     shown = presenter(game)
@@ -96,6 +96,7 @@ def table_move(request, pk: int):
             _tap_id(request.POST.get("move_id", "")),
             request.POST.get("seen", "")[:80],
             _answering(request.POST.get("answering", "")),
+            seats=seats,
         )
     except Table.DoesNotExist as gone:
         raise Http404 from gone
@@ -145,10 +146,11 @@ def _answer(request, table, **extra):
 @require_GET
 def table_poll(request, pk: int):
     """Every 2 s from each tablet: 204 from one cache read while nothing moved."""
-    reader = read_poll_token(request.GET.get("t", ""), pk)
+    # The token's sign-out mark and the table's version: one round trip.
+    reader, kept = poll_tokens.read_with(request.GET.get("t", ""), pk, [live.key(pk)])
     if reader is None:
         return _refused()
-    token = live.read(pk)
+    token = live.decode(kept[0])
     table = None
     if token is None or live.is_due(token):
         if token is not None:
@@ -203,5 +205,7 @@ def _refresh_token(table: Table) -> live.Token:
     """What the cache had lost (or what the server's move changed): read once,
     kept for the polls after this one."""
     state = engine_of(table.session.game).from_json(table.state)
-    live.publish(table.pk, live.stamp(table), services.due_at(table, state))
-    return live.read(table.pk) or (live.stamp(table), None)
+    stamp, due = live.stamp(table), services.due_at(table, state)
+    # Kept only if no pause or card committed since the table was read.
+    live.publish(table.pk, stamp, due, session=table.session)
+    return stamp, due
