@@ -28,23 +28,20 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.crypto import salted_hmac
 
 from . import live
+from .signed import SignedTokens
 
 SALT = "numbo.live.view"
 SIGNED_IN_FOR = 15 * 60  # s: how long a token chain trusts the sign-in it started from
 MAX_AGE = SIGNED_IN_FOR + 60
 TABLES_TTL = 24 * 60 * 60
 
-# Tokens already verified by this process: the page sends the same one every
-# 2 s until something moves (as games.poll_tokens keeps the tablets').
-_verified: dict[str, tuple[dict[str, Any], float]] = {}
-VERIFIED_FOR = 120.0
-VERIFIED_MAX = 5_000
+# The page sends the same token every 2 s until something moves.
+TOKENS = SignedTokens(SALT, MAX_AGE, verified_for=120.0, kept=5_000)
 
 
 # --------------------------------------------------------------------------- keys
@@ -95,7 +92,7 @@ def mint(
         "n": int(now),
         "t": [list(row) for row in shown],
     }
-    return signing.dumps(data, salt=SALT, compress=True)
+    return TOKENS.dumps(data, compress=True)
 
 
 def read(request, token: str, session_id: int, fresh: bool = True) -> dict[str, Any] | None:
@@ -103,19 +100,9 @@ def read(request, token: str, session_id: int, fresh: bool = True) -> dict[str, 
     session or browser or (``fresh``) of a sign-in that has gone stale."""
     if not token:
         return None
-    seen = _verified.get(token)
-    if seen is not None and time.monotonic() - seen[1] < VERIFIED_FOR:
-        data = seen[0]
-    else:
-        try:
-            data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
-        except signing.BadSignature:
-            return None
-        if not isinstance(data, dict) or not isinstance(data.get("t"), list):
-            return None
-        if len(_verified) >= VERIFIED_MAX:
-            _verified.clear()
-        _verified[token] = (data, time.monotonic())
+    data = TOKENS.load(token)
+    if data is None or not isinstance(data.get("t"), list):
+        return None
     if data.get("s") != session_id or data.get("b") != browser_of(request):
         return None
     if fresh and time.time() - data.get("a", 0) > SIGNED_IN_FOR:

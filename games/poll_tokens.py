@@ -16,23 +16,20 @@ poll that renders the table checks the pupil row it reads anyway
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.conf import settings
-from django.core import signing
 from django.core.cache import cache
 
 from . import live
+from .signed import SignedTokens
 
 SALT = "numbo.table.poll"
 MAX_AGE = 12 * 60 * 60
 
-# Tokens already verified by this process: a tablet sends the same one every
-# 2 s, and checking its signature again was a tenth of an unchanged poll.
-_verified: dict[str, tuple[dict[str, Any], float]] = {}
-VERIFIED_FOR = 300.0  # seconds; far below MAX_AGE
-VERIFIED_MAX = 20_000
+# A tablet sends the same token every 2 s: checking its signature again was
+# a tenth of an unchanged poll. Trusted 300 s once verified, far below MAX_AGE.
+TOKENS = SignedTokens(SALT, MAX_AGE, verified_for=300.0, kept=20_000)
 
 
 def mint(table_id: int, pupil_id: int | None, teacher_id: int | None, generation: int = 0) -> str:
@@ -40,7 +37,7 @@ def mint(table_id: int, pupil_id: int | None, teacher_id: int | None, generation
     data: dict[str, Any] = {"t": table_id, "p": pupil_id, "k": teacher_id}
     if pupil_id is not None:
         data["g"] = generation
-    return signing.dumps(data, salt=SALT)
+    return TOKENS.dumps(data)
 
 
 def read(token: str, table_id: int) -> dict[str, Any] | None:
@@ -54,7 +51,7 @@ def read_with(
 ) -> tuple[dict[str, Any] | None, list[Any]]:
     """``read``, and the values at these cache keys (None when absent) read in
     the same round trip as the sign-out mark: the poll's table token with it."""
-    data = _verify(token)
+    data = TOKENS.load(token)
     if data is None or data.get("t") != table_id:
         return None, []
     pupil_id = data.get("p")
@@ -72,24 +69,6 @@ def read_with(
         if latest is not None and generation_of(data) < int(latest):
             return None, []
     return data, found
-
-
-def _verify(token: str) -> dict[str, Any] | None:
-    """The token's data if its signature holds (checked once per process)."""
-    seen = _verified.get(token)
-    if seen is not None and time.monotonic() - seen[1] < VERIFIED_FOR:
-        data = seen[0]
-    else:
-        try:
-            data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
-        except signing.BadSignature:
-            return None
-        if not isinstance(data, dict):
-            return None
-        if len(_verified) >= VERIFIED_MAX:
-            _verified.clear()
-        _verified[token] = (data, time.monotonic())
-    return data
 
 
 def generation_of(data: dict[str, Any]) -> int:
