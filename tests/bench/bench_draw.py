@@ -25,10 +25,8 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
-import os
 import pstats
 import statistics
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -240,16 +238,9 @@ def main() -> int:
         child(args)
         return 0
     sys.path.insert(0, str(BENCH_DIR))
-    import tempfile
-
     import bench_load
 
-    env = bench_load.bench_env(tempfile.mkdtemp(prefix="numbo-bench-static-"))
-    bench_load.recreate_database()
-    bench_load.flush_redis()
-    bench_load.manage(env, "migrate", "--noinput")
-    command = [sys.executable, __file__, "--child", *sys.argv[1:]]
-    return subprocess.run(command, cwd=ROOT, env={**os.environ, **env}).returncode
+    return bench_load.run_in_fresh_setup(__file__, sys.argv[1:], collectstatic=False)
 
 
 if __name__ == "__main__":

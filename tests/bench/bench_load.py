@@ -128,6 +128,21 @@ def flush_redis() -> None:
     redis.Redis.from_url(REDIS_URL).flushdb()  # this database only
 
 
+def run_in_fresh_setup(script: str, args: list[str], collectstatic: bool = True) -> int:
+    """Run ``script --child args`` against a recreated database and a flushed
+    Redis database (the in-process benchmarks' set-up); its exit code."""
+    import tempfile
+
+    env = bench_env(tempfile.mkdtemp(prefix="numbo-bench-static-"))
+    recreate_database()
+    flush_redis()
+    manage(env, "migrate", "--noinput")
+    if collectstatic:
+        manage(env, "collectstatic", "--noinput")
+    command = [sys.executable, script, "--child", *args]
+    return subprocess.run(command, cwd=ROOT, env={**os.environ, **env}).returncode
+
+
 def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run(
         [sys.executable, "manage.py", *args],
