@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 
 from celery import current_app
-from django.conf import settings
 from django.core.cache import cache
 
 from classroom import redis_store
@@ -31,10 +30,11 @@ def redis_client():
 
 
 def _prefix() -> str:
-    return settings.CACHES["default"].get("KEY_PREFIX", "")
+    return redis_store.key_prefix()
 
 
-def _key(table_id: int) -> str:
+def key(table_id: int) -> str:
+    """Where the table's token is kept (a caller may read it with other keys)."""
     return f"{_prefix()}:live:table:{table_id}"
 
 
@@ -43,21 +43,10 @@ def _encode(token: Token) -> str:
     return f"{stamp}|{'' if due is None else repr(due)}"
 
 
-def key(table_id: int) -> str:
-    """Where the table's token is kept (for a caller reading it with other keys)."""
-    return _key(table_id)
-
-
 def decode(raw: bytes | str | tuple | None) -> Token | None:
     """The token as read at ``key``: Redis's text, or the cache's tuple."""
-    if isinstance(raw, tuple):
+    if raw is None or isinstance(raw, tuple):
         return raw
-    return _decode(raw)
-
-
-def _decode(raw: bytes | str | None) -> Token | None:
-    if raw is None:
-        return None
     text = raw.decode() if isinstance(raw, bytes) else raw
     stamp, _, due = text.partition("|")
     return stamp, float(due) if due else None
@@ -126,10 +115,10 @@ def publish(
     token = _encode((table_stamp, due))
     if session is None:
         if not ring:
-            client.set(_key(table_id), token, ex=TTL)
+            client.set(key(table_id), token, ex=TTL)
             return True
         with client.pipeline(transaction=False) as pipe:
-            pipe.set(_key(table_id), token, ex=TTL)
+            pipe.set(key(table_id), token, ex=TTL)
             pipe.publish(channel(table_id), table_stamp)
             pipe.execute()
         return True
@@ -137,7 +126,7 @@ def publish(
     if script is None:
         script = _scripts[id(client)] = client.register_script(_PUBLISH)
     kept = script(
-        keys=[_key(table_id), _mark_key(session.pk)],
+        keys=[key(table_id), _mark_key(session.pk)],
         args=[token, TTL, session_mark(session), MARK_TTL,
               channel(table_id) if ring else "", table_stamp],
     )
@@ -152,11 +141,11 @@ def _publish_in_cache(table_id: int, table_stamp: str, due: float | None, sessio
     if session is not None:
         mark = cache.get(_mark_key(session.pk))
         if session.whole_class or (mark is not None and mark != session_mark(session)):
-            cache.delete(_key(table_id))
+            cache.delete(key(table_id))
             return False
         if mark is None:
             cache.set(_mark_key(session.pk), session_mark(session), MARK_TTL)
-    cache.set(_key(table_id), (table_stamp, due), TTL)
+    cache.set(key(table_id), (table_stamp, due), TTL)
     return True
 
 
@@ -166,12 +155,12 @@ def session_changed(session, table_ids: list[int]) -> None:
     client = redis_client()
     if client is None:
         cache.set(_mark_key(session.pk), session_mark(session), MARK_TTL)
-        cache.delete_many([_key(pk) for pk in table_ids])
+        cache.delete_many([key(pk) for pk in table_ids])
         return
     with client.pipeline(transaction=False) as pipe:
         pipe.set(_mark_key(session.pk), session_mark(session), ex=MARK_TTL)
         for pk in table_ids:
-            pipe.delete(_key(pk))
+            pipe.delete(key(pk))
             pipe.publish(channel(pk), "")
         pipe.execute()
 
@@ -181,11 +170,11 @@ def bump(table_id: int) -> None:
     client = redis_client()
     if client is not None:
         with client.pipeline(transaction=False) as pipe:
-            pipe.delete(_key(table_id))
+            pipe.delete(key(table_id))
             pipe.publish(channel(table_id), "")
             pipe.execute()
     else:
-        cache.delete(_key(table_id))
+        cache.delete(key(table_id))
 
 
 def _channels() -> str:
@@ -216,8 +205,8 @@ def ring(table_id: int, table_stamp: str) -> None:
 def read(table_id: int) -> Token | None:
     client = redis_client()
     if client is not None:
-        return _decode(client.get(_key(table_id)))
-    return cache.get(_key(table_id))
+        return decode(client.get(key(table_id)))
+    return cache.get(key(table_id))
 
 
 def read_many(table_ids: list[int]) -> dict[int, Token | None]:
@@ -225,10 +214,10 @@ def read_many(table_ids: list[int]) -> dict[int, Token | None]:
         return {}
     client = redis_client()
     if client is not None:
-        raws = client.mget([_key(pk) for pk in table_ids])
-        return {pk: _decode(raw) for pk, raw in zip(table_ids, raws, strict=True)}
-    found = cache.get_many([_key(pk) for pk in table_ids])
-    return {pk: found.get(_key(pk)) for pk in table_ids}
+        raws = client.mget([key(pk) for pk in table_ids])
+        return {pk: decode(raw) for pk, raw in zip(table_ids, raws, strict=True)}
+    found = cache.get_many([key(pk) for pk in table_ids])
+    return {pk: found.get(key(pk)) for pk in table_ids}
 
 
 GAME_TTL = 24 * 60 * 60
@@ -243,10 +232,10 @@ def game_of(table_id: int, found: bytes | str | None = None) -> str | None:
     changes, so a tap reads it here and not from the database: one query
     less on the path every move takes. ``found``: what a caller already read
     at ``game_key`` (with other keys, in one round trip)."""
-    key = game_key(table_id)
+    where = game_key(table_id)
     client = redis_client()
     if found is None:
-        found = client.get(key) if client is not None else cache.get(key)
+        found = client.get(where) if client is not None else cache.get(where)
     if found is not None:
         return found.decode() if isinstance(found, bytes) else found
     from .models import Table
@@ -254,9 +243,9 @@ def game_of(table_id: int, found: bytes | str | None = None) -> str | None:
     game = Table.objects.filter(pk=table_id).values_list("session__game", flat=True).first()
     if game is not None:
         if client is not None:
-            client.set(key, game, ex=GAME_TTL)
+            client.set(where, game, ex=GAME_TTL)
         else:
-            cache.set(key, game, GAME_TTL)
+            cache.set(where, game, GAME_TTL)
     return game
 
 

@@ -32,6 +32,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.crypto import salted_hmac
 
+from classroom import redis_store
+
 from . import live
 from .signed import SignedTokens
 
@@ -48,7 +50,7 @@ TOKENS = SignedTokens(SALT, MAX_AGE, verified_for=120.0, kept=5_000)
 
 
 def _prefix() -> str:
-    return settings.CACHES["default"].get("KEY_PREFIX", "")
+    return redis_store.key_prefix()
 
 
 def _out_key(teacher_id: int) -> str:
@@ -130,10 +132,10 @@ def peek(data: dict[str, Any]) -> tuple[float | None, int, dict[int, live.Token 
     client = live.redis_client()
     keys = [_out_key(data["k"]), _tables_key(data["s"])]
     if client is not None:
-        raws = client.mget(keys + [live._key(pk) for pk in ids])
+        raws = client.mget(keys + [live.key(pk) for pk in ids])
         out = float(raws[0]) if raws[0] is not None else None
         added = int(raws[1]) if raws[1] is not None else 0
-        tokens = {pk: live._decode(raw) for pk, raw in zip(ids, raws[2:], strict=True)}
+        tokens = {pk: live.decode(raw) for pk, raw in zip(ids, raws[2:], strict=True)}
         return out, added, tokens
     found = cache.get_many(keys)
     return found.get(keys[0]), found.get(keys[1], 0), live.read_many(ids)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
+
+from classroom import redis_store
 
 from . import live
 from .signed import SignedTokens
@@ -88,7 +89,7 @@ def matches(data: dict[str, Any], pupil) -> bool:
 
 
 def _key(pupil_id: Any) -> str:
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:signed-out:{pupil_id}"
+    return f"{redis_store.key_prefix()}:signed-out:{pupil_id}"
 
 
 def forget_sign_ins(sender=None, *, generations: dict[int, int], **kwargs) -> None:

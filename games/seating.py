@@ -16,11 +16,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import router, transaction
 
-from classroom import roster
+from classroom import redis_store, roster
 from classroom.models import Pupil
 
 from . import live
@@ -32,7 +31,7 @@ SEAT_FIELDS = ("id", "table_id", "player", "pupil_id", "bot_level")
 
 
 def _key(table_id: int) -> str:
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:seating:{table_id}"
+    return f"{redis_store.key_prefix()}:seating:{table_id}"
 
 
 def _read(table_id: int) -> dict[str, Any] | None:

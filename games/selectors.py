@@ -88,21 +88,6 @@ def late_pupils(session: GameSession) -> list[Pupil]:
     )
 
 
-def table_versions(session: GameSession) -> list[tuple[int, int]]:
-    """(table id, version) of each table, in table order."""
-    return list(session.tables.order_by("number").values_list("pk", "version"))
-
-
-def live_version(session: GameSession, versions: list[int] | None = None) -> str:
-    """Changes when any table moves, and every 30 s so silences show up: the
-    live view's poll gets "nothing new" while it stays the same."""
-    if versions is None:
-        versions = [version for _pk, version in table_versions(session)]
-    bucket = int(timezone.now().timestamp() // 30)
-    cards = f"c{session.cards_shown}" if session.whole_class else ""
-    return f"{session.status}{cards}-{'.'.join(str(v) for v in versions)}-{bucket}"
-
-
 @dataclass
 class LiveRow:
     """What the live view needs of a table to know whether its card changed."""

@@ -21,6 +21,8 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
+from classroom import redis_store
+
 from . import live
 
 TOKEN_SLOT = "watchers-poll-token"
@@ -33,7 +35,7 @@ def you_slot(player: int) -> str:
 
 
 def _key(table_id: int, language: str) -> str:
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:watch:{table_id}:{language}"
+    return f"{redis_store.key_prefix()}:watch:{table_id}:{language}"
 
 
 def store(

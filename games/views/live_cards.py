@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+
+from classroom import redis_store
 
 from .. import live, seating, selectors
 from ..models import Table
@@ -27,7 +28,7 @@ TTL = 120  # s: a card is only useful until its table moves
 
 
 def _key(pk: int, stamp: str, silent: bool, language: str) -> str:
-    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    prefix = redis_store.key_prefix()
     return f"{prefix}:live-card:{pk}:{stamp}:{int(silent)}:{language}"
 
 

@@ -38,10 +38,3 @@ def test_seat_late_seats_only_who_signed_in_after_the_start(start, pupils):
     assert selectors.late_pupils(session) == [pupils[2]]
     assert services.seat_late(session) == [pupils[2]]
     assert selectors.late_pupils(session) == []  # seated now: not late twice
-
-
-def test_live_version_changes_when_a_table_moves(start):
-    session, table = start()
-    before = selectors.live_version(session)
-    type(table).objects.filter(pk=table.pk).update(version=table.version + 1)
-    assert selectors.live_version(session) != before
