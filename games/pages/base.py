@@ -25,9 +25,37 @@ PLAYER_COLOUR_NAMES = ["red", "blue", "green", "yellow"]
 MAX_FIELD = 40  # no move field needs more; a huge paste is cut before it reaches the engine
 
 
-_drawn: OrderedDict[tuple, str] = OrderedDict()
-_drawn_lock = threading.Lock()
-DRAWN_MAX = 256  # a board is 15-25 kB: a class or three of tables, some MB per process
+class KeptHtml:
+    """Drawn HTML kept in the process, the least recently used dropped first:
+    a hit costs a dict lookup, not a round trip. Threads share it (gthread)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._kept: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._kept
+
+    def get(self, key: Hashable, draw: Callable[[], str]) -> str:
+        with self._lock:
+            html = self._kept.get(key)
+            if html is not None:
+                self._kept.move_to_end(key)
+                return html
+        html = draw()
+        with self._lock:
+            self._kept[key] = html
+            if len(self._kept) > self.most:
+                self._kept.popitem(last=False)
+        return html
+
+
+# A board is 15-25 kB: a class or three of tables, some MB per process.
+_drawn = KeptHtml(most=256)
 
 
 # A board whose squares are buttons carries the table's version and the tap's
@@ -48,45 +76,22 @@ def drawn_once(kind: str, what: Hashable, draw: Callable[[], str],
     board of buttons was drawn with (VERSION_SLOT, TAP_SLOT) to this
     request's values. Kept in the process, not in Redis: a hit costs a dict
     lookup, not a round trip."""
-    key = (kind, what, get_language())
-    with _drawn_lock:
-        html = _drawn.get(key)
-        if html is not None:
-            _drawn.move_to_end(key)
-    if html is None:
-        html = draw()
-        with _drawn_lock:
-            _drawn[key] = html
-            if len(_drawn) > DRAWN_MAX:
-                _drawn.popitem(last=False)
+    html = _drawn.get((kind, what, get_language()), draw)
     for slot, value in (fill or {}).items():
         html = html.replace(slot, value)
     return mark_safe(html)  # noqa: S308 - our own rendered template
 
 
-_fragments: OrderedDict[Hashable, str] = OrderedDict()
-_fragments_lock = threading.Lock()
 # A fragment (a card, the keypad, a row of players) is 0.2-3 kB: some MB per
 # process hold every card of every deck in both languages and the live parts
 # of a school's tables.
-FRAGMENTS_MAX = 4096
+_fragments = KeptHtml(most=4096)
 
 
 def drawn_fragment(key: Hashable, draw: Callable[[], str]) -> str:
     """A small piece of a page, drawn once per process for ``key`` (the
-    ``{% drawn %}`` tag's: the template, everything it may read, the language).
-    Like drawn_once, a hit costs a dict lookup."""
-    with _fragments_lock:
-        html = _fragments.get(key)
-        if html is not None:
-            _fragments.move_to_end(key)
-            return html
-    html = draw()
-    with _fragments_lock:
-        _fragments[key] = html
-        if len(_fragments) > FRAGMENTS_MAX:
-            _fragments.popitem(last=False)
-    return html
+    ``{% drawn %}`` tag's: the template, everything it may read, the language)."""
+    return _fragments.get(key, draw)
 
 
 @lru_cache(maxsize=8192)
