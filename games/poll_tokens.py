@@ -56,7 +56,7 @@ def read_with(
     if data is None or data.get("t") != table_id:
         return None, []
     pupil_id = data.get("p")
-    wanted = ([_key(pupil_id)] if pupil_id is not None else []) + keys
+    wanted = ([signed_out_key(pupil_id)] if pupil_id is not None else []) + keys
     if not wanted:
         return data, []
     client = live.redis_client()
@@ -67,7 +67,7 @@ def read_with(
         found = [got.get(k) for k in wanted]
     if pupil_id is not None:
         latest, found = found[0], found[1:]
-        if latest is not None and generation_of(data) < int(latest):
+        if ended(data, latest):
             return None, []
     return data, found
 
@@ -88,7 +88,14 @@ def matches(data: dict[str, Any], pupil) -> bool:
     return generation_of(data) >= pupil.sign_in_generation
 
 
-def _key(pupil_id: Any) -> str:
+def ended(data: dict[str, Any], latest: bytes | str | int | None) -> bool:
+    """Whether the token's sign-in ended, ``latest`` being what was read at
+    the pupil's ``signed_out_key`` (None: no sign-out since tokens last long)."""
+    return latest is not None and generation_of(data) < int(latest)
+
+
+def signed_out_key(pupil_id: Any) -> str:
+    """Where a pupil's latest sign-in generation is kept after a sign-out."""
     return f"{redis_store.key_prefix()}:signed-out:{pupil_id}"
 
 
@@ -99,7 +106,7 @@ def forget_sign_ins(sender=None, *, generations: dict[int, int], **kwargs) -> No
     if client is not None:
         with client.pipeline(transaction=False) as pipe:
             for pupil_id, generation in generations.items():
-                pipe.set(_key(pupil_id), generation, ex=MAX_AGE)
+                pipe.set(signed_out_key(pupil_id), generation, ex=MAX_AGE)
             pipe.execute()
     else:
-        cache.set_many({_key(pk): g for pk, g in generations.items()}, MAX_AGE)
+        cache.set_many({signed_out_key(pk): g for pk, g in generations.items()}, MAX_AGE)

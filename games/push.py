@@ -1,10 +1,19 @@
 """Push: each tablet hears the moment its table changes, over server-sent events.
 
 A commit rings the table's Redis channel with its new stamp (games.live.ring).
-A tablet holds one event stream (``table_events``); on each ring it polls its
-table at once, with the stamp it has, and so reads its own view as it always
-did (the watchers' shared render, the hidden hands, the tokens all stay where
-they were). The stream only carries stamps: nothing a pupil may not see.
+What a tablet's stream then tells it depends on who holds it:
+
+- a pupil who only watches the table (games.watching: their own tablet, not
+  their turn) is sent the watchers' page itself, which the move's request drew
+  and kept before ringing, made theirs (their token, their "(you)"): the page
+  swaps it in and makes no request at all;
+- every other tablet (the player whose turn it is, a hidden hand, a teacher,
+  a page not kept) hears "changed" with the stamp, and polls its table at
+  once, reading its own view as it always did.
+
+A stream never carries what its tablet's own poll would not show: the page is
+only sent to a pupil the kept page names as a watcher, in the language their
+page was drawn in, and not once their sign-in has ended.
 
 The poll stays as the fallback: without Redis (the embedded default) there is
 no stream and tablets poll every 2 s; while a stream is open the page polls only
@@ -26,12 +35,15 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qs
 
 from django.conf import settings
 from django.db import connections
+from django.utils import translation
 
-from . import live
+from . import live, poll_tokens, watching
 
 log = logging.getLogger(__name__)
 
@@ -54,34 +66,107 @@ def opening() -> str:
     return f"retry: {RETRY_MS}\n\n" + _event("ready")
 
 
+def _page_event(stamp: str, html: str) -> str:
+    """The watchers' page as an event: its stamp on the first line, then the
+    page (each line its own ``data:`` line, as the format wants)."""
+    text = f"{stamp}\n{html}".replace("\r\n", "\n").replace("\r", "\n")
+    return "event: page\n" + "".join(f"data: {line}\n" for line in text.split("\n")) + "\n"
+
+
+@dataclass(eq=False)
+class Tablet:
+    """Who holds a stream, as its poll token says, and the language its page
+    is in: what decides whether a ring may bring it the watchers' page."""
+
+    token: str = ""
+    said: dict[str, Any] = field(default_factory=dict)  # the token's content
+    language: str = ""
+
+    @classmethod
+    def of(cls, token: str, said: dict[str, Any], language: str) -> Tablet:
+        known = {code for code, _name in settings.LANGUAGES}
+        return cls(token, said, language if language in known else "")
+
+    @property
+    def pupil_id(self) -> int | None:
+        # Only a pupil's tablet in a known language may be sent a page.
+        return self.said.get("p") if self.language else None
+
+
+def wanted(table_id: int, stamp: str, tablets: list[Tablet]) -> list[str]:
+    """The cache keys ``events`` needs for this ring: the table's kept
+    watchers' page in each language heard, and each pupil's sign-out mark."""
+    pupils = [t for t in tablets if t.pupil_id is not None]
+    if not stamp or not pupils:
+        return []
+    languages = sorted({t.language for t in pupils})
+    return [watching.key(table_id, code) for code in languages] + [
+        poll_tokens.signed_out_key(t.pupil_id) for t in pupils
+    ]
+
+
+def events(
+    table_id: int, stamp: str, tablets: list[Tablet], found: list[Any]
+) -> list[str]:
+    """What each tablet hears of a ring, ``found`` being the values at
+    ``wanted``'s keys: its page when it watches, else "changed"."""
+    changed = _event("changed", stamp)
+    if not found:
+        return [changed] * len(tablets)
+    languages = sorted({t.language for t in tablets if t.pupil_id is not None})
+    pages = dict(zip(languages, found, strict=False))
+    marks = iter(found[len(languages):])
+    heard = []
+    for tablet in tablets:
+        if tablet.pupil_id is None:
+            heard.append(changed)
+            continue
+        ended = poll_tokens.ended(tablet.said, next(marks))
+        copy = None if ended else watching.read_copy(pages[tablet.language], stamp, tablet.pupil_id)
+        if copy is None:
+            heard.append(changed)
+            continue
+        html, player = copy
+        with translation.override(tablet.language):
+            heard.append(_page_event(stamp, watching.personal(html, player, tablet.token)))
+    return heard
+
+
 class Hub:
     """One pattern subscription per process and event loop, fanned out to the
     queues of the streams it serves, by table."""
 
     def __init__(self) -> None:
-        self.listeners: dict[int, set[asyncio.Queue[str]]] = defaultdict(set)
+        self.listeners: dict[int, dict[asyncio.Queue[str], Tablet]] = defaultdict(dict)
         self._task: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def add(self, table_id: int, queue: asyncio.Queue[str]) -> None:
+    def add(self, table_id: int, queue: asyncio.Queue[str], tablet: Tablet | None = None) -> None:
         loop = asyncio.get_running_loop()
         if self._task is None or self._task.done() or self._loop is not loop:
             self._loop = loop
             self._task = loop.create_task(self._run())
-        self.listeners[table_id].add(queue)
+        self.listeners[table_id][queue] = tablet or Tablet()
 
     def discard(self, table_id: int, queue: asyncio.Queue[str]) -> None:
         queues = self.listeners.get(table_id)
         if queues is not None:
-            queues.discard(queue)
+            queues.pop(queue, None)
             if not queues:
                 del self.listeners[table_id]
 
-    def _deliver(self, table_id: int, stamp: str) -> None:
-        for queue in list(self.listeners.get(table_id, ())):
+    async def _deliver(self, client, table_id: int, stamp: str) -> None:
+        listening = list(self.listeners.get(table_id, {}).items())
+        if not listening:
+            return
+        tablets = [tablet for _queue, tablet in listening]
+        keys = wanted(table_id, stamp, tablets)
+        found = await client.mget(keys) if keys else []
+        for (queue, _tablet), event in zip(listening, events(table_id, stamp, tablets, found),
+                                           strict=True):
             # A full queue: that tablet has rings waiting already, it will poll anyway.
             with contextlib.suppress(asyncio.QueueFull):
-                queue.put_nowait(stamp)
+                queue.put_nowait(event)
 
     async def _run(self) -> None:
         import redis.asyncio
@@ -94,13 +179,13 @@ class Hub:
                 # Rings may have been missed while (re)connecting: every
                 # stream re-checks its table.
                 for table_id in list(self.listeners):
-                    self._deliver(table_id, "")
+                    await self._deliver(client, table_id, "")
                 async for message in pubsub.listen():
                     if message["type"] != "pmessage":
                         continue
                     table = _text(message["channel"]).rsplit(":", 1)[1]
                     if table.isdigit():
-                        self._deliver(int(table), _text(message["data"]))
+                        await self._deliver(client, int(table), _text(message["data"]))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - Redis restarts: log, wait, subscribe again
@@ -123,28 +208,28 @@ def let_go_of_the_database() -> None:
             connection.close()
 
 
-async def async_stream(table_id: int) -> AsyncIterator[str]:
+async def async_stream(table_id: int, tablet: Tablet | None = None) -> AsyncIterator[str]:
     """The events one tablet receives, under ASGI."""
     queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_SIZE)
-    hub.add(table_id, queue)
+    hub.add(table_id, queue, tablet)
     try:
         yield opening()
         loop = asyncio.get_running_loop()
         ends = loop.time() + STREAM_SECONDS
         while loop.time() < ends:
             try:
-                stamp = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                yield await asyncio.wait_for(queue.get(), KEEPALIVE)
             except TimeoutError:
                 yield ": still here\n\n"
-                continue
-            yield _event("changed", stamp)
     finally:
         hub.discard(table_id, queue)
 
 
-def sync_stream(table_id: int) -> Iterator[str]:
+def sync_stream(table_id: int, tablet: Tablet | None = None) -> Iterator[str]:
     """The same events under WSGI: a thread and a subscription per stream."""
-    pubsub = live.redis_client().pubsub(ignore_subscribe_messages=True)
+    tablets = [tablet or Tablet()]
+    client = live.redis_client()
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(live.channel(table_id))
     pubsub.get_message(timeout=1.0)  # the confirmation: from here on no ring is missed
     try:
@@ -155,7 +240,9 @@ def sync_stream(table_id: int) -> Iterator[str]:
             if message is None:
                 yield ": still here\n\n"
             elif message["type"] == "message":
-                yield _event("changed", _text(message["data"]))
+                stamp = _text(message["data"])
+                keys = wanted(table_id, stamp, tablets)
+                yield events(table_id, stamp, tablets, client.mget(keys) if keys else [])[0]
     finally:
         pubsub.close()
 
@@ -175,12 +262,13 @@ async def serve_events(scope, receive, send, table_id: int) -> None:
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
         await _answer(send, 400)
-    elif read_poll_token(query.get("t", [""])[0], table_id) is None:
+    elif (said := read_poll_token(token := query.get("t", [""])[0], table_id)) is None:
         await _answer(send, 403)
     elif not settings.REDIS_URL:
         await _answer(send, 204)
     else:
-        await _stream(receive, send, table_id)
+        tablet = Tablet.of(token, said, query.get("l", [""])[0])
+        await _stream(receive, send, table_id, tablet)
 
 
 async def _answer(send, status: int) -> None:
@@ -188,7 +276,7 @@ async def _answer(send, status: int) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-async def _stream(receive, send, table_id: int) -> None:
+async def _stream(receive, send, table_id: int, tablet: Tablet) -> None:
     await send({
         "type": "http.response.start",
         "status": 200,
@@ -203,7 +291,7 @@ async def _stream(receive, send, table_id: int) -> None:
     })
 
     async def relay() -> None:
-        async for chunk in async_stream(table_id):
+        async for chunk in async_stream(table_id, tablet):
             await send({"type": "http.response.body", "body": chunk.encode(), "more_body": True})
         await send({"type": "http.response.body", "body": b""})
 

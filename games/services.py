@@ -15,6 +15,7 @@ import functools
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -268,14 +269,18 @@ def play(
     scene: str = "",
     answering: int | None = None,
     seats: Any = None,
+    before_ring: Callable[[Table], None] | None = None,
 ) -> PlayResult:
     """Apply a pupil's tap. Raises Table.DoesNotExist for a table that is not.
     ``seats``: the kept seats the view read with the table's game
-    (seating.game_and_seats), None to read them here."""
+    (seating.game_and_seats), None to read them here. ``before_ring``: run
+    with the saved table once an applied move has committed, before the
+    tablets are told: what it keeps for them (games.watching) is there when
+    they come for it."""
     try:
         with transaction.atomic():
             return _play_locked(
-                table_id, pupil, move, version, move_id, scene, answering, seats
+                table_id, pupil, move, version, move_id, scene, answering, seats, before_ring
             )
     except _TapAgain as again:
         # Two requests with the same tap id raced past the first check. The
@@ -291,6 +296,7 @@ class _TapAgain(Exception):
 def _play_locked(
     table_id: int, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str,
     scene: str, answering: int | None, seats: Any = None,
+    before_ring: Callable[[Table], None] | None = None,
 ) -> PlayResult:
     table = _lock_table(table_id)
     # The seats with their pupils (the answer's page names them), as of the
@@ -327,7 +333,9 @@ def _play_locked(
         return PlayResult("refused", table, refusal=refusal)
     acting = _pupil_of(table, player, pupil, answering)
     try:
-        _commit(table, state, outcome, player, acting, move, move_id or _auto_id())
+        _commit(
+            table, state, outcome, player, acting, move, move_id or _auto_id(), before_ring
+        )
     except IntegrityError as error:
         raise _TapAgain(table) from error
     return PlayResult("applied", table, [e.to_json() for e in outcome.events])
@@ -429,6 +437,7 @@ def _commit(
     pupil: Pupil | None,
     move: dict[str, Any],
     move_id: str,
+    before_ring: Callable[[Table], None] | None = None,
 ) -> None:
     now = timezone.now()
     events = [e.to_json() for e in outcome.events]
@@ -475,7 +484,7 @@ def _commit(
     if pupil is not None and any(e["kind"] == "calculated" for e in events):
         _record_used(table, pupil, shown.used_skills(state, events))
     due = due_at(table, state)
-    transaction.on_commit(lambda: _announce(table, due))
+    transaction.on_commit(lambda: _announce(table, due, before_ring))
 
 
 TABLE_WRITTEN = ("state", "version", "turn_started_at", "finished", "updated_at")
@@ -527,13 +536,20 @@ def _insert(rows: list) -> tuple[str, list]:
     )
 
 
-def _announce(table: Table, due: float | None) -> None:
+def _announce(
+    table: Table, due: float | None, before_ring: Callable[[Table], None] | None = None
+) -> None:
     """After a commit: the tablets' polls learn the new version, and the
     server's next move at this table, if one is due, is put on the schedule.
 
     Only if the session is still as this transaction read it: a card turned or
     a pause committed just after this commit, whose tokens were deleted before
     this runs, must not be hidden by this stamp (live.publish compares)."""
+    if before_ring is not None:
+        try:
+            before_ring(table)
+        except Exception:  # noqa: BLE001 - the move is committed: the tablets must still hear
+            log.exception("drawing table %s for its tablets failed", table.pk)
     live.publish(table.pk, live.stamp(table), due, session=table.session, ring=True)
     schedule_server_move(table.pk, due)
 

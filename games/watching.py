@@ -34,7 +34,9 @@ def you_slot(player: int) -> str:
     return f"<!--you:{player}-->"
 
 
-def _key(table_id: int, language: str) -> str:
+def key(table_id: int, language: str) -> str:
+    """Where the watchers' page of a table in a language is kept (the push
+    service reads it with other keys)."""
     return f"{redis_store.key_prefix()}:watch:{table_id}:{language}"
 
 
@@ -52,9 +54,9 @@ def store(
     raw = f"{header}\n{html}"
     client = live.redis_client()
     if client is not None:
-        client.set(_key(table_id, get_language()), raw, ex=TTL)
+        client.set(key(table_id, get_language()), raw, ex=TTL)
     else:
-        cache.set(_key(table_id, get_language()), raw, TTL)
+        cache.set(key(table_id, get_language()), raw, TTL)
     return True
 
 
@@ -63,8 +65,12 @@ def copy_for(table_id: int, stamp: str, pupil_id: int) -> tuple[str, int] | None
     made theirs by ``personal``; None when no page is kept, an older one, or
     the pupil is not watching."""
     client = live.redis_client()
-    key = _key(table_id, get_language())
-    raw = client.get(key) if client is not None else cache.get(key)
+    where = key(table_id, get_language())
+    return read_copy(client.get(where) if client is not None else cache.get(where), stamp, pupil_id)
+
+
+def read_copy(raw: bytes | str | None, stamp: str, pupil_id: int) -> tuple[str, int] | None:
+    """``copy_for`` on what was read at ``key``."""
     if raw is None:
         return None
     text = raw.decode() if isinstance(raw, bytes) else raw
@@ -81,13 +87,14 @@ def copy_for(table_id: int, stamp: str, pupil_id: int) -> tuple[str, int] | None
 
 
 def personal(html: str, player: int, token: str) -> str:
-    # The token stands in the poll and in the push address.
+    """The page made this watcher's (in the active language): their token
+    stands in the poll and in the push address, and their player is "(you)"."""
     return html.replace(TOKEN_SLOT, token).replace(you_slot(player), _you_mark(), 1)
 
 
 def forget(table_id: int) -> None:
     """Seats changed without a move: no copy of the old page may be served."""
-    keys = [_key(table_id, code) for code, _name in settings.LANGUAGES]
+    keys = [key(table_id, code) for code, _name in settings.LANGUAGES]
     client = live.redis_client()
     if client is not None:
         client.delete(*keys)

@@ -53,16 +53,37 @@ def _render_for_watcher(request, table: Table, pupil) -> HttpResponse:
     player = services.player_for(table, pupil, state)
     if not shown.watching(table, state, player):
         return _render(request, table, pupil, partial=True)
-    context = table_context(table, player=player, pupil=pupil, for_watchers=True)
-    html = render_to_string(f"games/{table.session.game}/_table.html", context, request)
+    html = _keep_watchers_page(request, table)
+    token = poll_token(table, pupil.pk, None, pupil.sign_in_generation)
+    return HttpResponse(watching.personal(html, player, token))
+
+
+def _keep_watchers_page(request, table: Table, mover_id: int | None = None) -> str | None:
+    """Draw the page the table's watchers share and keep it for their polls
+    and pushes (games.watching); None when no one at the table watches.
+
+    The mover's request draws it before the ring (table_move), so the
+    watchers' tablets all take a copy instead of each drawing the table. The
+    mover is left out of those it is kept for: their answer is on its way,
+    with the feedback on their move, and a pushed page would overtake it."""
+    shown = presenter(table.session.game)
+    if not shown.watchers_share_a_page:
+        return None
+    state = shown.engine.from_json(table.state)
     watchers = {
-        seat.pupil_id: seat.player
+        seat.pupil_id: seat
         for seat in table.seats.all()
         if seat.pupil_id and shown.watching(table, state, seat.player)
     }
-    watching.store(table.pk, context["stamp"], watchers, html, context["move_id"])
-    token = poll_token(table, pupil.pk, None, pupil.sign_in_generation)
-    return HttpResponse(watching.personal(html, player, token))
+    if not watchers:
+        return None
+    # The page is the same for every watcher: drawn as the first one's.
+    first = next(iter(watchers.values()))
+    context = table_context(table, player=first.player, pupil=first.pupil, for_watchers=True)
+    html = render_to_string(f"games/{table.session.game}/_table.html", context, request)
+    players = {pupil_id: seat.player for pupil_id, seat in watchers.items() if pupil_id != mover_id}
+    watching.store(table.pk, context["stamp"], players, html, context["move_id"])
+    return html
 
 
 @pupil_required
@@ -97,6 +118,7 @@ def table_move(request, pk: int):
             request.POST.get("seen", "")[:80],
             _answering(request.POST.get("answering", "")),
             seats=seats,
+            before_ring=lambda saved: _keep_watchers_page(request, saved, request.pupil.pk),
         )
     except Table.DoesNotExist as gone:
         raise Http404 from gone

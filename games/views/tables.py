@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from classroom import roster
@@ -102,10 +103,14 @@ def table_context(
         # every 2 s even while their push stream is live, so the move shows
         # without a worker too (the embedded default, the browser tests).
         "server_moves": services.due_at(table, state) is not None,
+        # The language lets the push service send a watcher's page in the
+        # language this page is drawn in.
         "push_url": settings.PUSH_URL
         + table_url("games:table_events", table.pk)
         + "?t="
-        + token,
+        + token
+        + "&l="
+        + get_language(),
         "is_pupil": pupil is not None,
         # Reversed once for the page's forms (and its link home), not per form.
         "move_url": table_url("games:table_move", table.pk),

@@ -1,7 +1,8 @@
 // Push (games/push.py): the server rings the moment this table changes, and the
-// table re-reads itself at once through its poll. While the ring is live the
-// 2 s poll runs only every 20 s, as a safety net; when the ring drops (no
-// Redis, a proxy that buffers, a lost connection) the 2 s poll is back.
+// table re-reads itself at once through its poll; a pupil who only watches is
+// sent the new page itself, and swaps it in without a request. While the ring
+// is live the 2 s poll runs only every 20 s, as a safety net; when the ring
+// drops (no Redis, a proxy that buffers, a lost connection) the 2 s poll is back.
 (() => {
   const SAFETY_MS = 20000;
   let source = null;
@@ -36,6 +37,18 @@
       if (el && event.data && shownStamp(el) === event.data) return;
       waiting = event.data || null;
       reread();
+    });
+    source.addEventListener("page", (event) => {
+      // The stamp on the first line, then the page as this tablet's poll would
+      // have answered it.
+      const cut = event.data.indexOf("\n");
+      const el = table();
+      if (!el || cut < 0 || !window.htmx) return;
+      const stamp = event.data.slice(0, cut);
+      // A page older than the one shown (a poll's answer overtook it) is dropped.
+      if (shownStamp(el) === stamp || parseInt(stamp, 10) < parseInt(el.dataset.version, 10)) return;
+      waiting = stamp;
+      htmx.swap(el, event.data.slice(cut + 1), { swapStyle: "outerHTML", settleDelay: 20 });
     });
     source.addEventListener("error", () => {
       live = false;

@@ -504,17 +504,19 @@ class Stream:
     ring: asyncio.Event = field(default_factory=asyncio.Event)
     live: bool = False
     stamp: str = ""  # the last ring's
+    page: bytes = b""  # the watchers' page the last ring brought, if it did
 
 
 async def listen(port: int, table: int, token: str, heard: Stream, stats: Stats, end: float):
-    """A tablet's event stream (games.push): rings at each 'changed'."""
+    """A tablet's event stream (games.push): rings at each 'changed', and
+    hands over the page a 'page' event carries."""
     try:
         reader, writer = await asyncio.open_connection(HOST, port)
     except OSError as error:
         stats.error("stream", time.perf_counter(), type(error).__name__)
         return
     writer.write(
-        f"GET /tables/{table}/events/?t={quote(token)} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+        f"GET /tables/{table}/events/?t={quote(token)}&l=en HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
         "Accept: text/event-stream\r\n\r\n".encode()
     )
     try:
@@ -530,6 +532,14 @@ async def listen(port: int, table: int, token: str, heard: Stream, stats: Stats,
             if line.startswith(b"event: changed"):
                 data = await asyncio.wait_for(reader.readline(), 5)
                 heard.stamp = data.decode().removeprefix("data:").strip()
+                heard.page = b""
+                heard.ring.set()
+            elif line.startswith(b"event: page"):
+                lines = []
+                while (data := await asyncio.wait_for(reader.readline(), 5)) not in (b"\n", b""):
+                    lines.append(data.removeprefix(b"data: ").rstrip(b"\n"))
+                heard.stamp = lines[0].decode() if lines else ""
+                heard.page = b"\n".join(lines[1:])
                 heard.ring.set()
             elif line.startswith(b"event: ready"):
                 heard.live = True
@@ -609,6 +619,19 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, 
                 continue
             if rung and heard.stamp and heard.stamp == page.stamp:
                 rung = False  # as push.js: this tablet shows that version already
+            if rung and heard.page:
+                # As push.js: the watchers' page came with the ring, no request.
+                page = load_pupils.Page.read(heard.page)
+                heard.page = b""
+                moved = moved_at.get((table, page.stamp))
+                if moved is not None:
+                    seen = time.perf_counter()
+                    stats.add("reach", seen, max(0.0, seen - moved), 200)
+                    stats.add("pushed page", seen, 0.0, 200)
+                if tap_at is None:
+                    tap = mind.next_tap(page)
+                    tap_at = think(mind) if tap else None
+                continue
             if not rung and now < poll_due():
                 continue
             last_poll = now
@@ -914,7 +937,7 @@ def report(result: dict, args) -> tuple[str, bool]:
     ]
     header = f"{'':<26}{'count':>8}{'per s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}"
     poll_by_status = {code: stats.statuses.get("poll", {}).get(code, 0) for code in (204, 200)}
-    kinds = ["poll", "move", "reach", "live", "cards", "card", "page"]
+    kinds = ["poll", "move", "reach", "pushed page", "live", "cards", "card", "page"]
     kinds += sorted(k for k in stats.samples if " " in k)
     lines = [
         f"Numbo load benchmark, {time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cores"

@@ -154,7 +154,7 @@ def test_a_page_holding_the_tap_id_or_a_spoilt_record_is_not_served(settings):
     assert not watching.store(1, "1r", {1: 1}, html, tap_id="tap-123")
     assert watching.store(1, "1r", {1: 1}, html, tap_id="other")
     client = watching.live.redis_client()
-    key = watching._key(1, "en")
+    key = watching.key(1, "en")
     if client is not None:
         client.set(key, "not json\n<div></div>")
     else:

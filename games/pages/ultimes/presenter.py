@@ -217,11 +217,7 @@ class UltimesPresenter(Presenter):
             }
             for index in range(state.players)
         ]
-        moves = list(
-            Move.objects.filter(table=table)
-            .order_by("-number")
-            .values_list("number", "player", "pupil_id", "events")[:LOG_MOVES]
-        )
+        moves = _recent_moves(table)
         log = _log(self, moves, state, names, table.version)
         humans = {s.player for s in table.seats.all() if s.pupil_id}
         handover = (
@@ -394,6 +390,20 @@ def _event_line(event: dict[str, Any], names: dict[int, str]) -> str:
 
 
 # --------------------------------------------------------------------------- the log
+
+
+def _recent_moves(table) -> list[tuple]:
+    """The table's last moves, read once per table object: a move's answer
+    draws the mover's page and the watchers' from the same saved table."""
+    kept = table.__dict__.get("_recent_moves")
+    if kept is None or kept[0] != table.version:
+        moves = list(
+            Move.objects.filter(table=table)
+            .order_by("-number")
+            .values_list("number", "player", "pupil_id", "events")[:LOG_MOVES]
+        )
+        kept = table.__dict__["_recent_moves"] = (table.version, moves)
+    return kept[1]
 
 
 def _log(shown, moves, state, names: dict[int, str], version: int) -> list[str]:
