@@ -217,7 +217,7 @@ def _refused() -> HttpResponse:
 
 def _table(pk: int) -> Table | None:
     """One query: the table with its session; the seats come from the cache."""
-    table = Table.objects.select_related("session").filter(pk=pk).first()
+    table = services.read_table(pk)
     if table is not None:
         seating.load(table)
     return table

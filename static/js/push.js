@@ -13,6 +13,8 @@
 
   const table = () => document.getElementById("table");
   const shownStamp = (el) => new URL(el.getAttribute("hx-get"), location.href).searchParams.get("v");
+  // A stamp without its version: what the session changed (games.live.stamp).
+  const sessionPart = (stamp) => (stamp || "").replace(/^\d+/, "");
 
   window.numboPollDue = () => !live || Date.now() - lastPoll >= SAFETY_MS;
 
@@ -35,6 +37,11 @@
       // the board): a poll would only hear "unchanged".
       const el = table();
       if (el && event.data && shownStamp(el) === event.data) return;
+      // A page that shows nothing the other players' moves change (an NMBR 9
+      // tile being placed) is not redrawn under the pupil's finger for them:
+      // only for a pause, an end, a seat or a card turned.
+      if (el && event.data && el.dataset.hears === "session" &&
+          sessionPart(event.data) === sessionPart(shownStamp(el))) return;
       waiting = event.data || null;
       reread();
     });

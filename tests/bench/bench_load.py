@@ -619,6 +619,10 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, 
                 continue
             if rung and heard.stamp and heard.stamp == page.stamp:
                 rung = False  # as push.js: this tablet shows that version already
+            if rung and page.hears_session_only and heard.stamp and (
+                heard.stamp.lstrip("0123456789") == page.stamp.lstrip("0123456789")
+            ):
+                rung = False  # as push.js: another player's move, nothing this page shows
             if rung and heard.page:
                 # As push.js: the watchers' page came with the ring, no request.
                 page = load_pupils.Page.read(heard.page)

@@ -25,6 +25,7 @@ from engine.ultimes import move_pawn
 
 MISTAKES = 0.05  # how often a pupil types a wrong result
 
+RE_ROOT = re.compile(r'<div id="table"[^>]*>')
 RE_POLL = re.compile(r'<div id="table"[^>]*? hx-get="([^"]+)"')
 RE_TRIGGER = re.compile(r'<div id="table"[^>]*? hx-trigger="every (\d+)s( \[numboPollDue\(\)\])?')
 RE_VERSION = re.compile(r'name="version" value="(\d+)"')
@@ -42,6 +43,8 @@ class Page:
     # The page polls at its own pace even while a push stream is live: a
     # computer player or a clock will move next.
     always_polls: bool = False
+    # As static/js/push.js: the page is not redrawn for the other players' moves.
+    hears_session_only: bool = False
 
     @classmethod
     def read(cls, body: bytes) -> Page:
@@ -49,6 +52,8 @@ class Page:
         page = cls(html)
         found = RE_POLL.search(html)
         page.poll_url = unescape(found.group(1)) if found else ""
+        root = RE_ROOT.search(html)
+        page.hears_session_only = bool(root) and 'data-hears="session"' in root.group(0)
         trigger = RE_TRIGGER.search(html)
         if trigger:
             page.poll_every = float(trigger.group(1))

@@ -75,3 +75,41 @@ def test_a_move_shows_on_the_other_tablet_within_half_a_second(
     for page in tablets.values():
         page.context.close()  # their streams end with them
     assert latencies[-1] < 500, latencies
+
+
+def test_a_pupil_placing_a_tile_is_not_redrawn_for_the_others_moves(
+    live_server, browser, browser_context_args, classroom, teacher, pupils
+):
+    """NMBR 9: while Noah places his tile, Léa's placement does not redraw his
+    page (his finger may be on a tile), but a pause reaches it at once."""
+    from engine.nmbr9 import GAME, bot_place
+
+    lea, noah = pupils[0], pupils[1]
+    session = services.start_session(
+        classroom, teacher, game="nmbr9", options={"second_chance": False},
+        pupils=[lea, noah], table_size=2, seating={lea.pk: 1, noah.pk: 1}, seed=11,
+    )
+    table = session.tables.get()
+    page = browser.new_context(**browser_context_args).new_page()
+    sign_in_pupil(page, live_server.url, classroom.code, noah)
+    page.get_by_role("link", name="Play at table 1").click()
+    expect(page.get_by_test_id("status")).to_contain_text("Card 1 of 20")
+    expect(page.locator("#table")).to_have_attribute("data-hears", "session")
+    page.wait_for_function("() => window.numboPollDue && !window.numboPollDue()")
+    page.evaluate(WATCH)
+
+    state = GAME.from_json(table.state)
+    player = next(s.player for s in table.seats.all() if s.pupil_id == lea.pk)
+    placement = bot_place(state.stacks[player], state.card, seed=1)
+    outcome = services.play(
+        table.pk, lea, {"type": "place", "rotation": placement.rotation, "x": placement.x,
+                        "y": placement.y, "level": placement.level}, 0, "tap-lea",
+    )
+    assert outcome.status == "applied"
+    page.wait_for_timeout(1500)  # a ring is heard within milliseconds: none redrew the page
+    assert page.evaluate("() => Object.keys(window.seen)") == []
+    expect(page.locator("#table")).to_have_attribute("data-version", "0")
+
+    services.set_status(session, "paused")
+    expect(page.get_by_test_id("status")).to_contain_text("Paused", timeout=1500)
+    page.context.close()
