@@ -34,7 +34,7 @@ from django.utils.crypto import salted_hmac
 
 from classroom import redis_store
 
-from . import live
+from . import live, poll_tokens
 from .signed import SignedTokens
 
 SALT = "numbo.live.view"
@@ -54,7 +54,8 @@ def _prefix() -> str:
 
 
 def _out_key(teacher_id: int) -> str:
-    return f"{_prefix()}:live-view:out:{teacher_id}"
+    # One mark ends the teacher's table tokens and live view tokens alike.
+    return poll_tokens.teacher_out_key(teacher_id)
 
 
 def _tables_key(session_id: int) -> str:
@@ -158,12 +159,7 @@ def signed_out_since(data: dict[str, Any], out: float | None) -> bool:
 
 def teacher_out(teacher_id: int) -> None:
     """The teacher's tokens minted before now end (a sign-out, an account change)."""
-    now = repr(time.time())
-    client = live.redis_client()
-    if client is not None:
-        client.set(_out_key(teacher_id), now, ex=MAX_AGE)
-    else:
-        cache.set(_out_key(teacher_id), float(now), MAX_AGE)
+    poll_tokens.teacher_out(teacher_id)
 
 
 def on_logged_out(sender=None, request=None, user=None, **kwargs) -> None:

@@ -12,10 +12,15 @@ lives (classroom.signals -> ``forget_sign_ins``), and a token of an earlier
 generation is refused with one cache read. The database stays the truth: a
 poll that renders the table checks the pupil row it reads anyway
 (``matches``), so a cache that lost the mark still shows no table.
+
+A teacher's token (a table watched from the teacher's pages) carries when it
+was minted, and a sign-out or an account change (``teacher_out``) ends the
+tokens minted before it, with the same one cache read.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.core.cache import cache
@@ -38,6 +43,8 @@ def mint(table_id: int, pupil_id: int | None, teacher_id: int | None, generation
     data: dict[str, Any] = {"t": table_id, "p": pupil_id, "k": teacher_id}
     if pupil_id is not None:
         data["g"] = generation
+    if teacher_id is not None:
+        data["a"] = round(time.time(), 3)
     return TOKENS.dumps(data)
 
 
@@ -55,8 +62,14 @@ def read_with(
     data = TOKENS.load(token)
     if data is None or data.get("t") != table_id:
         return None, []
-    pupil_id = data.get("p")
-    wanted = ([signed_out_key(pupil_id)] if pupil_id is not None else []) + keys
+    pupil_id, teacher_id = data.get("p"), data.get("k")
+    if pupil_id is not None:
+        mark = [signed_out_key(pupil_id)]
+    elif teacher_id is not None:
+        mark = [teacher_out_key(teacher_id)]
+    else:
+        mark = []
+    wanted = mark + keys
     if not wanted:
         return data, []
     client = live.redis_client()
@@ -65,7 +78,7 @@ def read_with(
     else:
         got = cache.get_many(wanted)
         found = [got.get(k) for k in wanted]
-    if pupil_id is not None:
+    if mark:
         latest, found = found[0], found[1:]
         if ended(data, latest):
             return None, []
@@ -88,10 +101,31 @@ def matches(data: dict[str, Any], pupil) -> bool:
     return generation_of(data) >= pupil.sign_in_generation
 
 
-def ended(data: dict[str, Any], latest: bytes | str | int | None) -> bool:
+def ended(data: dict[str, Any], latest: bytes | str | float | None) -> bool:
     """Whether the token's sign-in ended, ``latest`` being what was read at
-    the pupil's ``signed_out_key`` (None: no sign-out since tokens last long)."""
-    return latest is not None and generation_of(data) < int(latest)
+    the pupil's ``signed_out_key`` or the teacher's ``teacher_out_key``
+    (None: no sign-out for as long as tokens last)."""
+    if latest is None:
+        return False
+    if data.get("p") is None:
+        return float(latest) >= data.get("a", 0)
+    return generation_of(data) < int(latest)
+
+
+def teacher_out_key(teacher_id: Any) -> str:
+    """When the teacher last signed out or changed their account."""
+    return f"{redis_store.key_prefix()}:teacher-out:{teacher_id}"
+
+
+def teacher_out(teacher_id: int) -> None:
+    """The teacher's tokens minted before now end (their table pages' and,
+    games.live_view, their live view's). Kept as long as a token lives."""
+    now = repr(time.time())
+    client = live.redis_client()
+    if client is not None:
+        client.set(teacher_out_key(teacher_id), now, ex=MAX_AGE)
+    else:
+        cache.set(teacher_out_key(teacher_id), float(now), MAX_AGE)
 
 
 def signed_out_key(pupil_id: Any) -> str:

@@ -174,3 +174,24 @@ def test_a_token_of_the_current_sign_in_still_reads_the_table(
     assert poll(client, table, fresh).status_code == 200
     # Noah, not signed out, keeps his.
     assert poll(client, table, poll_token(table, pupils[1].pk, None)).status_code == 200
+
+
+def test_a_teachers_sign_out_ends_the_table_tokens_of_their_projector(
+    start, teacher, teacher_client, django_capture_on_commit_callbacks
+):
+    """The projector's table polls with a token naming the teacher: signing
+    out ends it, as it ends the live view's, not 12 hours later."""
+    session, table = start()
+    page = teacher_client.get(reverse("games:table_projector", args=[table.pk])).content.decode()
+    token = page.split("?t=", 1)[1].split("&", 1)[0].split('"', 1)[0]
+    other = Client()
+    assert poll(other, table, token).status_code == 200  # the token alone is the key
+    with django_capture_on_commit_callbacks(execute=True):
+        teacher_client.post(reverse("logout"))
+    assert_refused(poll(other, table, token))
+    assert events(other, table, token).status_code == 403
+    # Signed in again: the new page's token reads the table.
+    teacher_client.force_login(teacher)
+    page = teacher_client.get(reverse("games:table_projector", args=[table.pk])).content.decode()
+    token = page.split("?t=", 1)[1].split("&", 1)[0].split('"', 1)[0]
+    assert poll(other, table, token).status_code == 200
