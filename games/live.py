@@ -84,6 +84,10 @@ MARK_TTL = 7 * 24 * 60 * 60  # s: a session paused for days keeps it
 # deleted its token instead (every pupil's next poll then read the database).
 # The mark is written after each session change commits, before its tables'
 # tokens are deleted; one missing (a Redis restart) is taken as this one's.
+# Nor is a stamp kept over a later one of the same session (a higher version,
+# or the same version with more seats): two moves' commits, or a move and a
+# late pupil's seat, may publish in the other order than they committed, and
+# the earlier stamp would hide the later change from every tablet.
 _PUBLISH = """
 local mark = redis.call('GET', KEYS[2])
 if not mark then
@@ -91,6 +95,16 @@ if not mark then
   mark = ARGV[3]
 end
 if mark == ARGV[3] then
+  local kept = redis.call('GET', KEYS[1])
+  if kept then
+    local kept_version = tonumber(string.match(kept, '^(%d+)')) or -1
+    local version = tonumber(string.match(ARGV[1], '^(%d+)')) or -1
+    local kept_seating = tonumber(string.match(kept, '^%d+%as(%d+)') or '0')
+    local seating = tonumber(string.match(ARGV[1], '^%d+%as(%d+)') or '0')
+    if kept_version > version or (kept_version == version and kept_seating > seating) then
+      return 2
+    end
+  end
   redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
   if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
   return 1
@@ -130,7 +144,7 @@ def publish(
         args=[token, TTL, session_mark(session), MARK_TTL,
               channel(table_id) if ring else "", table_stamp],
     )
-    return bool(kept)
+    return kept == 1
 
 
 def _publish_in_cache(table_id: int, table_stamp: str, due: float | None, session) -> bool:

@@ -183,8 +183,15 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             for group in _group(late, session.table_size * session.team_size, {}, rng):
                 number += 1
                 touched.append(_create_table(session, number, group, rng, seed=deck_seed))
-    for table in touched:
-        transaction.on_commit(lambda t=table: (live.bump(t.pk), watching.forget(t.pk)))
+        # Each touched table's new stamp (its seating moved on), read under
+        # the seats' locks: published, not just deleted, so that a move's
+        # commit whose publish comes later cannot put the old seating back.
+        fresh = Table.objects.select_related("session").in_bulk([t.pk for t in touched])
+        for table in fresh.values():
+            due = due_at(table, engine_of(session.game).from_json(table.state))
+            transaction.on_commit(
+                lambda t=table, d=due: (watching.forget(t.pk), _announce(t, d))
+            )
     return touched
 
 
