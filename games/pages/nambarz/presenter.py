@@ -287,35 +287,39 @@ class NambarzPresenter(Presenter):
 
     # ------------------------------------------------------------------ pages
 
+    card_moves = LOG_MOVES
+
+    def card_context(self, table, state, names, moves) -> dict[str, Any]:
+        # The teacher's view of the engine holds no hand: nor does the card.
+        view = self.engine.view(state, None)
+        players = _players(state, view, names, None, _winners(view))
+        return {
+            "players": players,
+            "current_name": names.get(state.current, ""),
+            "stuck_player": None if state.over else state.current,
+            "board_html": render_to_string(
+                "games/nambarz/_board.html",
+                {
+                    "target": drawing.card(view["target"]) if view.get("target") else None,
+                    "pile": view["pile"],
+                    "players": players,
+                },
+            ),
+            "last_calculation": _last_calculation(self, moves, names),
+        }
+
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         session = table.session
         names = base["names"]
         player = base["player"]
         over = state.over
-        result = view.get("result")
-        ranking = (result or {}).get("ranking") or []
-        winners = set(ranking[0]) if ranking else set()
+        winners = _winners(view)
         humans = {s.player for s in table.seats.all() if s.pupil_id}
         your_turn = bool(view.get("your_turn")) and session.is_running
         shared = session.tablets == session.Tablets.SHARED and len(humans) > 1
         # A shared tablet shows a hand only to the pupil whose turn it is.
         hand_hidden = player is None or (shared and not your_turn)
-        players = [
-            {
-                "index": index,
-                "name": names.get(index, "?"),
-                "score": view["scores"][index],
-                "cards": view["hand_sizes"][index],
-                "backs": range(min(view["hand_sizes"][index], 12)),
-                "colour": PLAYER_COLOURS[index % 4],
-                "colour_name": PLAYER_COLOUR_NAMES[index % 4],
-                "current": index == state.current and not over,
-                "you": index == player,
-                "winner": index in winners,
-                "out_rank": (view["out"].index(index) + 1) if index in view["out"] else None,
-            }
-            for index in range(state.players)
-        ]
+        players = _players(state, view, names, player, winners)
         moves = list(
             Move.objects.filter(table=table)
             .order_by("-number")
@@ -361,6 +365,31 @@ class NambarzPresenter(Presenter):
             "games/nambarz/_board.html", {**base, **context}
         )
         return context
+
+
+def _winners(view: dict[str, Any]) -> set[int]:
+    ranking = (view.get("result") or {}).get("ranking") or []
+    return set(ranking[0]) if ranking else set()
+
+
+def _players(state, view: dict[str, Any], names: dict[int, str], player: int | None,
+             winners: set[int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "index": index,
+            "name": names.get(index, "?"),
+            "score": view["scores"][index],
+            "cards": view["hand_sizes"][index],
+            "backs": range(min(view["hand_sizes"][index], 12)),
+            "colour": PLAYER_COLOURS[index % 4],
+            "colour_name": PLAYER_COLOUR_NAMES[index % 4],
+            "current": index == state.current and not state.over,
+            "you": index == player,
+            "winner": index in winners,
+            "out_rank": (view["out"].index(index) + 1) if index in view["out"] else None,
+        }
+        for index in range(state.players)
+    ]
 
 
 def _drawn_card(state, player: int | None, view: dict[str, Any]) -> dict[str, Any] | None:
