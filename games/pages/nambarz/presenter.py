@@ -26,7 +26,7 @@ from engine.nambarz.state import team_of
 from games.models import Move
 from games.narration import SYMBOLS
 from games.narration import refusal as common_refusal
-from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter
+from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter, drawn_once
 
 from . import drawing
 from .options import NambarzOptions
@@ -297,14 +297,7 @@ class NambarzPresenter(Presenter):
             "players": players,
             "current_name": names.get(state.current, ""),
             "stuck_player": None if state.over else state.current,
-            "board_html": render_to_string(
-                "games/nambarz/_board.html",
-                {
-                    "target": drawing.card(view["target"]) if view.get("target") else None,
-                    "pile": view["pile"],
-                    "players": players,
-                },
-            ),
+            "board_html": board_html(view, players),
             "last_calculation": _last_calculation(self, moves, names),
         }
 
@@ -361,10 +354,35 @@ class NambarzPresenter(Presenter):
             "winner_names": [names.get(p, "") for p in sorted(winners)],
             "you_won": player in winners,
         }
-        context["board_html"] = render_to_string(
-            "games/nambarz/_board.html", {**base, **context}
-        )
+        context["board_html"] = board_html(view, players)
         return context
+
+
+def board_html(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    """The target, the pile and the size of each hand: the same on every
+    tablet of the table and on the teacher's live view, drawn once per
+    process for what it shows."""
+    target = view.get("target")
+
+    def draw() -> str:
+        return render_to_string(
+            "games/nambarz/_board.html",
+            {
+                "target": drawing.card(target) if target else None,
+                "pile": view["pile"],
+                "players": players,
+            },
+        )
+
+    shown = (
+        tuple(target.items()) if target else None,
+        view["pile"],
+        tuple(
+            (p["index"], p["name"], p["colour"], p["current"], p["cards"], p["out_rank"])
+            for p in players
+        ),
+    )
+    return drawn_once("nambarz-board", shown, draw)
 
 
 def _winners(view: dict[str, Any]) -> set[int]:
