@@ -38,15 +38,25 @@ def why_stuck(table: Table, player: int | None, silent: bool | None = None) -> s
 def why_stuck_many(asked: list[tuple[Table, int | None, bool | None]]) -> dict[int, str]:
     """``why_stuck`` of several tables (their seats loaded) in one query: the
     live view draws every table that moved in one answer."""
-    pupils: dict[int, int] = {}
-    for table, player, _silent in asked:
+    pupils = []
+    for table, player, silent in asked:
         seats = [s for s in table.seats.all() if s.player == player and s.pupil_id]
-        if seats and not table.finished and table.session.is_running:
-            pupils[table.pk] = seats[0].pupil_id
+        pupils.append((table, seats[0].pupil_id if seats else None, silent))
+    return why_stuck_of(pupils)
+
+
+def why_stuck_of(asked: list[tuple[Table, int | None, bool | None]]) -> dict[int, str]:
+    """``why_stuck_many`` where the caller knows the pupil whose turn it is
+    (the first seated as that player; None: no pupil's turn)."""
+    pupils = {
+        table.pk: pupil_id
+        for table, pupil_id, _silent in asked
+        if pupil_id and not table.finished and table.session.is_running
+    }
     recent = _recent_attempts(pupils)
     now = timezone.now()
     found = {}
-    for table, _player, silent in asked:
+    for table, _pupil_id, silent in asked:
         if table.pk not in pupils:
             found[table.pk] = ""
         elif len(recent[table.pk]) == WRONG_IN_A_ROW and not any(recent[table.pk]):

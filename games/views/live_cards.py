@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Any
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
@@ -28,7 +29,7 @@ from ..models import Table
 from ..pages import Presenter, presenter
 from ..pages.base import table_url
 from ..selectors import LiveRow
-from .tables import seat_names, table_context
+from .tables import table_context
 
 TTL = 120  # s: a card is only useful until its table moves
 
@@ -42,10 +43,10 @@ def cards(
     rows: list[LiveRow], session_id: int, teacher_id: int, now: float, language: str
 ) -> dict[int, SafeString]:
     """The card of each of these tables: kept ones from the cache, the others
-    drawn (all in one query of their rows and one of their pupils' last
-    steps) and kept. A drawn table's row gives its stamp, silence and the
-    session's status to ``rows``: a move between two reads is then shown and
-    named alike."""
+    drawn (all in one query of their rows, one of their last moves when the
+    game's card reads them and one of their pupils' last steps) and kept. A
+    drawn table's row gives its stamp, silence and the session's status to
+    ``rows``: a move between two reads is then shown and named alike."""
     keys = {
         row.pk: _key(row.pk, row.stamp, now > row.silent_from, language)
         for row in rows
@@ -76,7 +77,7 @@ def _draw(
     rows: list[LiveRow], session_id: int, teacher_id: int, now: float, language: str
 ) -> dict[int, SafeString]:
     read = selectors.card_tables([r.pk for r in rows], session_id, teacher_id)
-    seating.load_many(read)
+    seats = dict(zip((t.pk for t in read), seating.kept_many(read), strict=True))
     shown_game = presenter(read[0].session.game) if read else None
     moves = selectors.last_moves({t.pk: shown_game.card_moves for t in read})
     tables = {t.pk: t for t in read}
@@ -88,17 +89,19 @@ def _draw(
         row.stamp = live.stamp(table)
         row.silent_from = selectors.silent_from(table.turn_started_at)
         row.status = table.session.status
-        drawn.append((row, table, _card_context(shown_game, table, moves[table.pk], teacher_id)))
-    stuck = selectors.why_stuck_many(
-        [(t, context["stuck_player"], now > row.silent_from) for row, t, context in drawn]
+        names, pupils = _seated(seats[table.pk])
+        context = _card_context(shown_game, table, names, moves[table.pk], teacher_id)
+        drawn.append((row, table, context, pupils.get(context["stuck_player"])))
+    stuck = selectors.why_stuck_of(
+        [(t, pupil_id, now > row.silent_from) for row, t, _context, pupil_id in drawn]
     )
     shown = {}
     kept = {}
-    for row, table, context in drawn:
+    for row, table, context, _pupil_id in drawn:
         context["stuck"] = stuck[table.pk]
         html = _card_html(table, context)
         kept[_key(row.pk, row.stamp, now > row.silent_from, language)] = html
-        shown[row.pk] = mark_safe(html)  # noqa: S308 - rendered by the template engine
+        shown[row.pk] = mark_safe(html)  # noqa: S308 - every value in it escaped
     client = live.redis_client()
     if not kept:
         pass
@@ -112,14 +115,38 @@ def _draw(
     return shown
 
 
-def _card_context(shown_game: Presenter, table: Table, moves: list[tuple], teacher_id: int):
+def _seated(kept: dict[str, Any]) -> tuple[dict[int, str], dict[int, int]]:
+    """From a table's kept seats (games.seating): each player's name, as
+    tables.seat_names gives it, and the first pupil seated as each player.
+    The card needs no Seat rows: building them took longer than its board."""
+    names: dict[int, list[str]] = {}
+    pupils: dict[int, int] = {}
+    bots = 0
+    for seat in kept["seats"]:
+        player, pupil_id = seat[PLAYER], seat[PUPIL]
+        if pupil_id:
+            names.setdefault(player, []).append(kept["labels"][str(pupil_id)])
+            pupils.setdefault(player, pupil_id)
+        else:
+            bots += 1
+            names.setdefault(player, []).append(_("Computer %(n)d") % {"n": bots})
+    return {player: " & ".join(parts) for player, parts in names.items()}, pupils
+
+
+PLAYER = seating.SEAT_FIELDS.index("player")
+PUPIL = seating.SEAT_FIELDS.index("pupil_id")
+
+
+def _card_context(
+    shown_game: Presenter, table: Table, names: dict[int, str], moves: list[tuple],
+    teacher_id: int,
+) -> dict[str, Any]:
     state = shown_game.engine.from_json(table.state)
-    context = shown_game.card_context(table, state, seat_names(table), moves)
+    context = shown_game.card_context(table, state, names, moves)
     if context is None:
+        seating.load(table)
         # Only the teacher's id goes into a table's context (its poll token).
         context = table_context(table, player=None, teacher=SimpleNamespace(pk=teacher_id))
-    else:
-        context["table"] = table
     return context
 
 

@@ -141,3 +141,19 @@ def test_a_whole_class_card_shows_what_the_whole_context_shows(
                     play(table, pupils_of[player], move, f"tap{turn}")
             assert_same_cards(table.pk, teacher.pk)
         session.refresh_from_db()
+
+
+def test_computers_and_teams_are_named_alike(classroom, teacher, pupils):
+    _session, table = one_table(
+        classroom, teacher, pupils[:1], game="numberquest", options={"preset": "addition"},
+        players=3, bot_level="greedy",
+    )
+    assert "Computer 2" in live_card(table.pk, teacher.pk, False)
+    assert_same_cards(table.pk, teacher.pk)
+    session = services.start_session(
+        classroom, teacher, game="numberquest", options={"preset": "addition"},
+        pupils=pupils[:2], table_size=1, team_size=2, bot_level="greedy", seed=3,
+    )
+    table = session.tables.get()
+    assert " &amp; " in live_card(table.pk, teacher.pk, False)
+    assert_same_cards(table.pk, teacher.pk)
