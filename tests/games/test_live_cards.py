@@ -157,3 +157,13 @@ def test_computers_and_teams_are_named_alike(classroom, teacher, pupils):
     table = session.tables.get()
     assert " &amp; " in live_card(table.pk, teacher.pk, False)
     assert_same_cards(table.pk, teacher.pk)
+
+
+def test_a_card_is_drawn_only_in_its_teachers_own_session(start, teacher, other_teacher):
+    session, table = start()
+    row = selectors.LiveRow(table.pk, live.stamp(table), None, session.status)
+    now = time.time()
+    assert live_cards.cards([row], session.pk, other_teacher.pk, now, "en") == {}
+    assert live_cards.cards([row], session.pk + 1, teacher.pk, now, "en") == {}
+    assert selectors.card_tables([table.pk], session.pk, other_teacher.pk) == []
+    assert list(live_cards.cards([row], session.pk, teacher.pk, now, "en")) == [table.pk]
