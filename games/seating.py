@@ -101,9 +101,7 @@ def load(table: Table, kept: dict[str, Any] | None = _UNREAD) -> None:
     database (and kept). ``kept``: what ``game_and_seats`` read already."""
     if kept is _UNREAD:
         kept = _read(table.pk)
-    if kept is None or kept.get("seating") != table.seating:
-        kept = _from_database(table)
-        _write(table.pk, kept)
+    kept = _current(table, kept)
     db = router.db_for_read(Seat)
     pupils = {row[0]: Pupil.from_db(db, PUPIL_FIELDS, row) for row in kept["pupils"]}
     seats = []
@@ -121,6 +119,27 @@ def load(table: Table, kept: dict[str, Any] | None = _UNREAD) -> None:
         table._prefetched_objects_cache = {}
     table._prefetched_objects_cache[cache_name] = shown
     table._seat_labels = {int(pk): name for pk, name in kept["labels"].items()}
+
+
+def kept_many(tables: list[Table]) -> list[dict[str, Any]]:
+    """The seats of each table as ``load`` takes them, read in one round
+    trip; those not kept for the table's seating from the database (and kept).
+    For callers that need the names and players alone, not the Seat rows."""
+    keys = [_key(table.pk) for table in tables]
+    client = live.redis_client()
+    if client is not None:
+        raws = client.mget(keys) if keys else []
+    else:
+        found = cache.get_many(keys)
+        raws = [found.get(key) for key in keys]
+    return [_current(table, _parse(raw)) for table, raw in zip(tables, raws, strict=True)]
+
+
+def _current(table: Table, kept: dict[str, Any] | None) -> dict[str, Any]:
+    if kept is None or kept.get("seating") != table.seating:
+        kept = _from_database(table)
+        _write(table.pk, kept)
+    return kept
 
 
 def labels(table: Table) -> dict[int, str]:

@@ -7,12 +7,14 @@ Views parse the request, call a selector (reads) or a service
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from types import SimpleNamespace
+from typing import Any
+from weakref import WeakKeyDictionary
 
-from django.db.models import F, Q, Window
-from django.db.models.functions import RowNumber
+from django.db import connections, router
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,7 +22,7 @@ from django.utils.translation import gettext as _
 from classroom.models import Attempt, Pupil
 
 from . import live
-from .models import GameSession, Table
+from .models import GameSession, Move, Table
 
 SILENCE = timedelta(seconds=90)
 WRONG_IN_A_ROW = 3
@@ -36,36 +38,25 @@ def why_stuck(table: Table, player: int | None, silent: bool | None = None) -> s
 def why_stuck_many(asked: list[tuple[Table, int | None, bool | None]]) -> dict[int, str]:
     """``why_stuck`` of several tables (their seats loaded) in one query: the
     live view draws every table that moved in one answer."""
-    pupils: dict[int, int] = {}
-    for table, player, _silent in asked:
+    pupils = []
+    for table, player, silent in asked:
         seats = [s for s in table.seats.all() if s.player == player and s.pupil_id]
-        if seats and not table.finished and table.session.is_running:
-            pupils[table.pk] = seats[0].pupil_id
-    recent: dict[int, list[bool]] = {pk: [] for pk in pupils}
-    if len(pupils) == 1:
-        # One table (most answers): the plain query costs half the window's to build.
-        [(table_id, pupil_id)] = pupils.items()
-        recent[table_id] = list(
-            Attempt.objects.filter(table_id=table_id, pupil_id=pupil_id)
-            .order_by("-pk")
-            .values_list("correct", flat=True)[:WRONG_IN_A_ROW]
-        )
-    elif pupils:
-        rows = (
-            Attempt.objects.filter(
-                Q.create([Q(table_id=t, pupil_id=p) for t, p in pupils.items()], connector=Q.OR)
-            )
-            .annotate(
-                latest=Window(RowNumber(), partition_by=[F("table_id")], order_by=F("pk").desc())
-            )
-            .filter(latest__lte=WRONG_IN_A_ROW)
-            .values_list("table_id", "correct")
-        )
-        for table_id, correct in rows:
-            recent[table_id].append(correct)
+        pupils.append((table, seats[0].pupil_id if seats else None, silent))
+    return why_stuck_of(pupils)
+
+
+def why_stuck_of(asked: list[tuple[Table, int | None, bool | None]]) -> dict[int, str]:
+    """``why_stuck_many`` where the caller knows the pupil whose turn it is
+    (the first seated as that player; None: no pupil's turn)."""
+    pupils = {
+        table.pk: pupil_id
+        for table, pupil_id, _silent in asked
+        if pupil_id and not table.finished and table.session.is_running
+    }
+    recent = _recent_attempts(pupils)
     now = timezone.now()
     found = {}
-    for table, _player, silent in asked:
+    for table, _pupil_id, silent in asked:
         if table.pk not in pupils:
             found[table.pk] = ""
         elif len(recent[table.pk]) == WRONG_IN_A_ROW and not any(recent[table.pk]):
@@ -75,6 +66,152 @@ def why_stuck_many(asked: list[tuple[Table, int | None, bool | None]]) -> dict[i
         else:
             found[table.pk] = ""
     return found
+
+
+# --------------------------------------------------------------------------- the live cards' reads
+# The live view draws the cards of the tables that moved at nearly every poll:
+# these selects are written out in SQL, which the ORM took longer to build
+# than the database to answer.
+
+
+# Per connection (its converters are its own): what each read's columns need
+# to become what the ORM would give, and its SQL, built once.
+_built: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _once(connection, key: tuple, build: Callable[[], Any]) -> Any:
+    kept = _built.setdefault(connection, {})
+    if key not in kept:
+        kept[key] = build()
+    return kept[key]
+
+
+def _reader(connection, fields, alias: str) -> Callable[[Sequence], list]:
+    """Turns a row of these fields' columns into what the ORM would give."""
+    steps = []
+    for index, field in enumerate(fields):
+        column = field.get_col(alias)
+        found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        if found:
+            steps.append((index, column, found))
+
+    def read(row) -> list:
+        values = list(row)
+        for index, column, found in steps:
+            for convert in found:
+                values[index] = convert(values[index], column, connection)
+        return values
+
+    return read
+
+
+def _fetch(connection, sql: str, params: list) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+TABLE_FIELDS = Table._meta.concrete_fields
+SESSION_FIELDS = GameSession._meta.concrete_fields
+TABLE_NAMES = [f.attname for f in TABLE_FIELDS]
+SESSION_NAMES = [f.attname for f in SESSION_FIELDS]
+
+
+def _card_tables_sql(connection, count: int) -> str:
+    qn = connection.ops.quote_name
+    columns = [f"t.{qn(f.column)}" for f in TABLE_FIELDS]
+    columns += [f"s.{qn(f.column)}" for f in SESSION_FIELDS]
+    return (
+        f"SELECT {', '.join(columns)} FROM {qn(Table._meta.db_table)} t"
+        f" INNER JOIN {qn(GameSession._meta.db_table)} s"
+        f" ON s.{qn(GameSession._meta.pk.column)} = t.{qn(Table.session.field.column)}"
+        f" WHERE t.{qn(Table._meta.pk.column)} IN ({', '.join(['%s'] * count)})"
+        f" AND t.{qn(Table.session.field.column)} = %s"
+        f" AND s.{qn(GameSession.teacher.field.column)} = %s"
+    )
+
+
+def card_tables(ids: list[int], session_id: int, teacher_id: int) -> list[Table]:
+    """These tables, each with its session, if they are of this teacher's
+    session: one query, whole rows as the ORM's select_related reads them."""
+    if not ids:
+        return []
+    db = router.db_for_read(Table)
+    connection = connections[db]
+    sql = _once(connection, ("tables", len(ids)), lambda: _card_tables_sql(connection, len(ids)))
+    read_table = _once(connection, ("table",), lambda: _reader(connection, TABLE_FIELDS, "t"))
+    read_session = _once(
+        connection, ("session",), lambda: _reader(connection, SESSION_FIELDS, "s")
+    )
+    found = []
+    split = len(TABLE_FIELDS)
+    for row in _fetch(connection, sql, [*ids, session_id, teacher_id]):
+        table = Table.from_db(db, TABLE_NAMES, read_table(row[:split]))
+        table.session = GameSession.from_db(db, SESSION_NAMES, read_session(row[split:]))
+        found.append(table)
+    return found
+
+
+MOVE_FIELDS = [Move._meta.get_field(f) for f in ("table", "number", "player", "pupil", "events")]
+
+
+def _last_moves_sql(connection, count: int) -> str:
+    qn = connection.ops.quote_name
+    table, number = qn(MOVE_FIELDS[0].column), qn(MOVE_FIELDS[1].column)
+    one = (
+        f"SELECT {', '.join(qn(f.column) for f in MOVE_FIELDS)} FROM {qn(Move._meta.db_table)}"
+        f" WHERE {table} = %s ORDER BY {number} DESC LIMIT %s"
+    )
+    return " UNION ALL ".join(f"SELECT * FROM ({one}) AS m{i}" for i in range(count))
+
+
+def last_moves(wanted: dict[int, int]) -> dict[int, list[tuple]]:
+    """Each table's last ``n`` moves (``wanted``: table id -> n), newest
+    first, as (number, player, pupil id, events): one query for all."""
+    found: dict[int, list[tuple]] = {pk: [] for pk in wanted}
+    asked = [(pk, n) for pk, n in wanted.items() if n > 0]
+    if not asked:
+        return found
+    connection = connections[router.db_for_read(Move)]
+    sql = _once(connection, ("moves", len(asked)), lambda: _last_moves_sql(connection, len(asked)))
+    read = _once(connection, ("move",), lambda: _reader(connection, MOVE_FIELDS, "m"))
+    for table_id, *move in map(read, _fetch(connection, sql, [v for pair in asked for v in pair])):
+        found[table_id].append(tuple(move))
+    for moves in found.values():
+        moves.sort(key=lambda move: move[0], reverse=True)
+    return found
+
+
+ATTEMPT_FIELDS = [Attempt._meta.get_field(f) for f in ("table", "correct")]
+
+
+def _recent_attempts_sql(connection, count: int) -> str:
+    qn = connection.ops.quote_name
+    pupil, pk = Attempt._meta.get_field("pupil").column, Attempt._meta.pk.column
+    one = (
+        f"SELECT {', '.join(qn(f.column) for f in ATTEMPT_FIELDS)}"
+        f" FROM {qn(Attempt._meta.db_table)}"
+        f" WHERE {qn(ATTEMPT_FIELDS[0].column)} = %s AND {qn(pupil)} = %s"
+        f" ORDER BY {qn(pk)} DESC LIMIT {WRONG_IN_A_ROW}"
+    )
+    return " UNION ALL ".join(f"SELECT * FROM ({one}) AS a{i}" for i in range(count))
+
+
+def _recent_attempts(pupils: dict[int, int]) -> dict[int, list[bool]]:
+    """Table id -> whether each of its pupil's last WRONG_IN_A_ROW
+    attempts there was right (``pupils``: table id -> pupil id)."""
+    recent: dict[int, list[bool]] = {pk: [] for pk in pupils}
+    if not pupils:
+        return recent
+    connection = connections[router.db_for_read(Attempt)]
+    sql = _once(
+        connection, ("attempts", len(pupils)), lambda: _recent_attempts_sql(connection, len(pupils))
+    )
+    read = _once(connection, ("attempt",), lambda: _reader(connection, ATTEMPT_FIELDS, "a"))
+    params = [value for pair in pupils.items() for value in pair]
+    for table_id, correct in map(read, _fetch(connection, sql, params)):
+        recent[table_id].append(correct)
+    return recent
 
 
 def late_pupils(session: GameSession) -> list[Pupil]:

@@ -272,6 +272,21 @@ class Presenter:
 
         return narration.refusal(error)
 
+    # How many of a table's last moves ``card_context`` reads: the live view
+    # reads them for all the cards it draws in one query.
+    card_moves = 0
+
+    def card_context(
+        self, table, state, names: dict[int, str], moves: list[tuple]
+    ) -> dict[str, Any] | None:
+        """What the teacher's live card of a table draws, as ``context`` gives
+        it to the teacher (``player=None``): ``players`` (name, colour, score,
+        current, winner), ``board_html``, ``current_name``,
+        ``last_calculation`` and ``stuck_player``. ``moves``: the table's last
+        ``card_moves`` moves, newest first, as (number, player, pupil id,
+        events). None: the live view draws the card from the whole context."""
+        return None
+
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         """The game's part of a table's template context. ``base`` holds what
         every game has (table, session, names, player, pupil, move_id...).

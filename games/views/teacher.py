@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -20,6 +21,7 @@ from .. import live, live_view, selectors, services
 from ..forms import SessionForm
 from ..models import GameSession, Table
 from ..pages import PAGES, presenter
+from ..pages.base import table_url
 from . import live_cards
 from .tables import table_context
 
@@ -202,7 +204,7 @@ def _answer(
         now=now,
     )
     context = {
-        "session_id": pk,
+        "live_url": table_url("games:session_live", pk),
         "status": next((row.status for row in rows if row.pk in drawn), None)
         or (rows[0].status if rows else session.status),
         "cards": cards,
@@ -210,7 +212,8 @@ def _answer(
         "live_version": token,
     }
     if request.htmx:
-        return render(request, "games/_live.html", context)
+        # No context processor: the poll of a signed-in teacher reads no session.
+        return HttpResponse(render_to_string("games/_live.html", {**context, "request": request}))
     shown_game = presenter(session.game)
     context.update(
         session=session, game_title=shown_game.title, stylesheet=shown_game.stylesheet

@@ -16,7 +16,8 @@ Kinds: ``move`` (a pupil's tap, answered with their new board), ``render``
 (the first poll after a move that draws the table), ``copy`` (a watcher
 served the shared page another watcher's poll kept), ``playing`` (the poll
 of the pupil whose turn it now is), ``unchanged`` (a 204), ``live`` and
-``live204`` (the teacher's live view), ``bot`` (a poll that makes the
+``live204`` (the teacher's live view; with the whole class, ``live6`` and
+``live24`` draw six and 24 cards), ``bot`` (a poll that makes the
 computer's move). The moves are the engines' own bots' choices, posted as a
 tablet would.
 
@@ -338,13 +339,15 @@ def child(args) -> None:
             play_turns(game, game, session, table, cookies, runs)
     if "nmbr9-class" in args.games:
         whole_class(recorder, classroom_of, post_move, poll, stamp_of, csrf, teacher_cookie,
-                    min(runs, 15))
+                    min(runs, 15), live_view)
     print(recorder.report(args.queries))
 
 
 def whole_class(recorder, classroom_of, post_move, poll, stamp_of, csrf, teacher_cookie,
-                cards: int) -> None:
-    """NMBR 9 with a class of 24: the teacher turns a card, everybody places it."""
+                cards: int, live_view) -> None:
+    """NMBR 9 with a class of 24: the teacher turns a card, everybody places it.
+    The teacher's live view polls after every 6 placements (``live6``: six
+    cards drawn) and after each turned card (``live24``: every card)."""
     from engine.nmbr9 import GAME, bot_moves
     from games import services
     from games.models import Table
@@ -358,8 +361,9 @@ def whole_class(recorder, classroom_of, post_move, poll, stamp_of, csrf, teacher
     )
     tables = {t.pk: t for t in Table.objects.filter(session=session).prefetch_related("seats")}
     pupil_of = {pk: t.seats.all()[0].pupil_id for pk, t in tables.items()}
+    version = live_view(game, session, kind="page")
     for _card in range(cards):
-        for pk, table in tables.items():
+        for placed, (pk, table) in enumerate(tables.items(), start=1):
             table.refresh_from_db()
             state = GAME.from_json(table.state)
             moves = bot_moves(state, 0, 0)
@@ -369,6 +373,8 @@ def whole_class(recorder, classroom_of, post_move, poll, stamp_of, csrf, teacher
             post_move(game, table, pupil_of[pk], cookies, moves[0])
             poll(game, "unchanged", table, pupil_of[pk], cookies, stamp_of(table))
             poll(game, "teacher", table, None, cookies, before)
+            if placed % 6 == 0:
+                version = live_view(game, session, version, "live6")
         body = urlencode({"csrfmiddlewaretoken": csrf,
                           "shown": session.cards_shown}).encode()
         env = environ("POST", f"/sessions/{session.pk}/cards/next/", body=body,
@@ -378,6 +384,8 @@ def whole_class(recorder, classroom_of, post_move, poll, stamp_of, csrf, teacher
         for pk, table in tables.items():
             # After a turned card every tablet reads its table again.
             poll(game, "render", table, pupil_of[pk], cookies, "")
+        version = live_view(game, session, version, "live24")
+        live_view(game, session, version, "live204")
 
 
 def main() -> int:

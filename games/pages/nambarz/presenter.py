@@ -26,7 +26,7 @@ from engine.nambarz.state import team_of
 from games.models import Move
 from games.narration import SYMBOLS
 from games.narration import refusal as common_refusal
-from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter
+from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter, drawn_once
 
 from . import drawing
 from .options import NambarzOptions
@@ -287,35 +287,32 @@ class NambarzPresenter(Presenter):
 
     # ------------------------------------------------------------------ pages
 
+    card_moves = LOG_MOVES
+
+    def card_context(self, table, state, names, moves) -> dict[str, Any]:
+        # The teacher's view of the engine holds no hand: nor does the card.
+        view = self.engine.view(state, None)
+        players = _players(state, view, names, None, _winners(view))
+        return {
+            "players": players,
+            "current_name": names.get(state.current, ""),
+            "stuck_player": None if state.over else state.current,
+            "board_html": board_html(view, players),
+            "last_calculation": _last_calculation(self, moves, names),
+        }
+
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         session = table.session
         names = base["names"]
         player = base["player"]
         over = state.over
-        result = view.get("result")
-        ranking = (result or {}).get("ranking") or []
-        winners = set(ranking[0]) if ranking else set()
+        winners = _winners(view)
         humans = {s.player for s in table.seats.all() if s.pupil_id}
         your_turn = bool(view.get("your_turn")) and session.is_running
         shared = session.tablets == session.Tablets.SHARED and len(humans) > 1
         # A shared tablet shows a hand only to the pupil whose turn it is.
         hand_hidden = player is None or (shared and not your_turn)
-        players = [
-            {
-                "index": index,
-                "name": names.get(index, "?"),
-                "score": view["scores"][index],
-                "cards": view["hand_sizes"][index],
-                "backs": range(min(view["hand_sizes"][index], 12)),
-                "colour": PLAYER_COLOURS[index % 4],
-                "colour_name": PLAYER_COLOUR_NAMES[index % 4],
-                "current": index == state.current and not over,
-                "you": index == player,
-                "winner": index in winners,
-                "out_rank": (view["out"].index(index) + 1) if index in view["out"] else None,
-            }
-            for index in range(state.players)
-        ]
+        players = _players(state, view, names, player, winners)
         moves = list(
             Move.objects.filter(table=table)
             .order_by("-number")
@@ -357,10 +354,60 @@ class NambarzPresenter(Presenter):
             "winner_names": [names.get(p, "") for p in sorted(winners)],
             "you_won": player in winners,
         }
-        context["board_html"] = render_to_string(
-            "games/nambarz/_board.html", {**base, **context}
-        )
+        context["board_html"] = board_html(view, players)
         return context
+
+
+def board_html(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    """The target, the pile and the size of each hand: the same on every
+    tablet of the table and on the teacher's live view, drawn once per
+    process for what it shows."""
+    target = view.get("target")
+
+    def draw() -> str:
+        return render_to_string(
+            "games/nambarz/_board.html",
+            {
+                "target": drawing.card(target) if target else None,
+                "pile": view["pile"],
+                "players": players,
+            },
+        )
+
+    shown = (
+        tuple(target.items()) if target else None,
+        view["pile"],
+        tuple(
+            (p["index"], p["name"], p["colour"], p["current"], p["cards"], p["out_rank"])
+            for p in players
+        ),
+    )
+    return drawn_once("nambarz-board", shown, draw)
+
+
+def _winners(view: dict[str, Any]) -> set[int]:
+    ranking = (view.get("result") or {}).get("ranking") or []
+    return set(ranking[0]) if ranking else set()
+
+
+def _players(state, view: dict[str, Any], names: dict[int, str], player: int | None,
+             winners: set[int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "index": index,
+            "name": names.get(index, "?"),
+            "score": view["scores"][index],
+            "cards": view["hand_sizes"][index],
+            "backs": range(min(view["hand_sizes"][index], 12)),
+            "colour": PLAYER_COLOURS[index % 4],
+            "colour_name": PLAYER_COLOUR_NAMES[index % 4],
+            "current": index == state.current and not state.over,
+            "you": index == player,
+            "winner": index in winners,
+            "out_rank": (view["out"].index(index) + 1) if index in view["out"] else None,
+        }
+        for index in range(state.players)
+    ]
 
 
 def _drawn_card(state, player: int | None, view: dict[str, Any]) -> dict[str, Any] | None:

@@ -305,6 +305,11 @@ class Nmbr9Presenter(Presenter):
         html = cache.get(key)
         if html is not None:
             return mark_safe(html)  # our own rendered template, read back from the cache
+        html = self._minis_html(state, names)
+        cache.set(key, html, 60)
+        return html
+
+    def _minis_html(self, state, names: dict[int, str]) -> str:
         minis = [
             {
                 "name": names.get(p, "?"),
@@ -313,12 +318,22 @@ class Nmbr9Presenter(Presenter):
             }
             for p in range(state.players)
         ]
-        html = render_to_string(
+        return render_to_string(
             "games/nmbr9/_minis.html",
             {"minis": minis, "cards_total": len(state.deck), "solo": state.players == 1},
         )
-        cache.set(key, html, 60)
-        return html
+
+    def card_context(self, table, state, names, moves) -> dict[str, Any]:
+        over = GAME.result(state) is not None
+        phases = [phase(state, p) for p in range(state.players)]
+        return {
+            "players": self._players(state, None, names, None, phases, over),
+            "current_name": "",
+            "stuck_player": None,
+            # Not teacher_board's copy: the live view keeps the card it draws.
+            "board_html": self._minis_html(state, names),
+            "last_calculation": self._last_count(table, phases),
+        }
 
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         session = table.session

@@ -61,6 +61,23 @@ def board_html(table, view: dict[str, Any], *, tappable: int | None, chain: set[
     return drawn_once("diamond", shown, draw, fill if tappable is not None else None)
 
 
+def _players(view: dict[str, Any], names: dict[int, str], player: int | None, over: bool):
+    return [
+        {
+            "index": index,
+            "name": names.get(index, "?"),
+            "score": view["scores"][index],
+            "money": view["scores"][index],
+            "colour": PLAYER_COLOURS[index % 4],
+            "colour_name": PLAYER_COLOUR_NAMES[index % 4],
+            "current": index == view["current"] and not over,
+            "you": index == player,
+            "winner": over and index in view["result"]["ranking"][0],
+        }
+        for index in range(view["players"])
+    ]
+
+
 class NumberQuestPresenter(Presenter):
     slug = "numberquest"
     title = gettext_lazy("Number Quest")
@@ -138,6 +155,27 @@ class NumberQuestPresenter(Presenter):
     def event_text(self, event: dict[str, Any], names: dict[int, str]) -> str:
         return narration.event_text(event, names)
 
+    def card_context(self, table, state, names, moves) -> dict[str, Any]:
+        view = self.engine.view(state, None)
+        over = bool(view.get("result"))
+        # The newest calculation event, even one with no words: as ``context``.
+        calculation = next(
+            (e for e in reversed(view["events"]) if e.get("kind") in CALCULATION_EVENTS), None
+        )
+        return {
+            "players": _players(view, names, None, over),
+            "current_name": names.get(view["current"], ""),
+            "stuck_player": None if over else view["current"],
+            "board_html": board_html(
+                table,
+                view,
+                tappable=None,
+                chain=boards.winning_chain(view) if over else set(),
+                move_id="",
+            ),
+            "last_calculation": self.event_text(calculation, names) if calculation else "",
+        }
+
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         session = table.session
         names = base["names"]
@@ -146,20 +184,7 @@ class NumberQuestPresenter(Presenter):
         your_turn = bool(view.get("your_turn")) and session.is_running
         place_phase = your_turn and view.get("phase") == "place"
         chain = boards.winning_chain(view) if over else set()
-        players = [
-            {
-                "index": index,
-                "name": names.get(index, "?"),
-                "score": view["scores"][index],
-                "money": view["scores"][index],
-                "colour": PLAYER_COLOURS[index % 4],
-                "colour_name": PLAYER_COLOUR_NAMES[index % 4],
-                "current": index == view["current"] and not over,
-                "you": index == player,
-                "winner": over and index in view["result"]["ranking"][0],
-            }
-            for index in range(view["players"])
-        ]
+        players = _players(view, names, player, over)
         texts = [(e, self.event_text(e, names)) for e in reversed(view["events"])]
         calculations = [t for e, t in texts if e.get("kind") in CALCULATION_EVENTS]
         humans = {s.player for s in table.seats.all() if s.pupil_id}

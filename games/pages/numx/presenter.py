@@ -124,6 +124,35 @@ class NumxPresenter(Presenter):
 
     # ------------------------------------------------------------------ pages
 
+    card_moves = LOG_MOVES
+
+    def card_context(self, table, state, names, moves) -> dict[str, Any]:
+        # The teacher's view of the engine holds no hand nor face-down card:
+        # nor does the card.
+        view = self.engine.view(state, None)
+        waiting = waiting_on(state)
+        players = shown.players(state, view, names, None, waiting)
+        board = {
+            "players": players,
+            "tricks": shown.tricks(view, names),
+            "phase": state.phase,
+            "pile": view["pile"],
+            "round": view["round"],
+            "rounds": view["rounds"],
+            "tour": view["tour"] + 1,
+            "winner_name": names.get(state.winner, "") if state.phase == "distribute" else "",
+        }
+        if state.phase == "distribute":
+            board["distribution_public"] = shown.distribution(view, names)
+        return {
+            "players": players,
+            "current_name": words.names_list(sorted(waiting), names),
+            "stuck_player": next(iter(waiting))
+            if len(waiting) == 1 and state.phase in ("play", "distribute") else None,
+            "board_html": render_to_string("games/numx/_board.html", board),
+            "last_calculation": _last_count(self, moves, names),
+        }
+
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         session = table.session
         names = base["names"]

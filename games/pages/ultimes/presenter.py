@@ -122,6 +122,25 @@ def track_html(
     return drawn_once("track", shown, draw, fill)
 
 
+def _players(state, names: dict[int, str], player: int | None) -> list[dict[str, Any]]:
+    over = state.phase == "over"
+    return [
+        {
+            "index": index,
+            "name": names.get(index, "?"),
+            "score": state.positions[index],
+            "position": state.positions[index],
+            "passed_99": state.passed_99[index],
+            "colour": PLAYER_COLOURS[index % 4],
+            "colour_name": PLAYER_COLOUR_NAMES[index % 4],
+            "current": index == state.turn and not over,
+            "you": index == player,
+            "winner": over and index == state.winner,
+        }
+        for index in range(state.players)
+    ]
+
+
 class UltimesPresenter(Presenter):
     slug = "ultimes"
     title = gettext_lazy("The track of ultimate numbers")
@@ -193,6 +212,21 @@ class UltimesPresenter(Presenter):
 
     # ------------------------------------------------------------------ pages
 
+    card_moves = LOG_MOVES
+
+    def card_context(self, table, state, names, moves) -> dict[str, Any]:
+        over = state.phase == "over"
+        view = self.engine.view(state, None)
+        return {
+            "players": _players(state, names, None),
+            "current_name": names.get(state.turn, ""),
+            "stuck_player": None if over else state.turn,
+            "board_html": track_html(
+                table, view, names, tappable=False, move_id="", phase=state.phase
+            ),
+            "last_calculation": _last_calculation(moves, names),
+        }
+
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         session = table.session
         names = base["names"]
@@ -202,21 +236,7 @@ class UltimesPresenter(Presenter):
         turn = state.turn
         your_turn = bool(view.get("your_turn")) and session.is_running
         tappable = your_turn and phase in ("reach", "send")
-        players = [
-            {
-                "index": index,
-                "name": names.get(index, "?"),
-                "score": state.positions[index],
-                "position": state.positions[index],
-                "passed_99": state.passed_99[index],
-                "colour": PLAYER_COLOURS[index % 4],
-                "colour_name": PLAYER_COLOUR_NAMES[index % 4],
-                "current": index == turn and not over,
-                "you": index == player,
-                "winner": over and index == state.winner,
-            }
-            for index in range(state.players)
-        ]
+        players = _players(state, names, player)
         moves = _recent_moves(table)
         log = _log(self, moves, state, names, table.version)
         humans = {s.player for s in table.seats.all() if s.pupil_id}
