@@ -511,7 +511,7 @@ async def listen(port: int, table: int, token: str, heard: Stream, stats: Stats,
     """A tablet's event stream (games.push): rings at each 'changed', and
     hands over the page a 'page' event carries."""
     try:
-        reader, writer = await asyncio.open_connection(HOST, port)
+        reader, writer = await asyncio.open_connection(HOST, port, limit=2**20)
     except OSError as error:
         stats.error("stream", time.perf_counter(), type(error).__name__)
         return
@@ -535,10 +535,10 @@ async def listen(port: int, table: int, token: str, heard: Stream, stats: Stats,
                 heard.page = b""
                 heard.ring.set()
             elif line.startswith(b"event: page"):
-                lines = []
-                while (data := await asyncio.wait_for(reader.readline(), 5)) not in (b"\n", b""):
-                    lines.append(data.removeprefix(b"data: ").rstrip(b"\n"))
-                heard.stamp = lines[0].decode() if lines else ""
+                # The whole event at once: a page is hundreds of data lines.
+                data = await asyncio.wait_for(reader.readuntil(b"\n\n"), 5)
+                lines = data[len(b"data: "):-2].split(b"\ndata: ")
+                heard.stamp = lines[0].decode()
                 heard.page = b"\n".join(lines[1:])
                 heard.ring.set()
             elif line.startswith(b"event: ready"):
@@ -611,7 +611,13 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, 
                     else:
                         stats.outcome(now, f"{game} {tap['type']}")
                     page = load_pupils.Page.read(content)
-                    moved_at.setdefault((table, page.stamp), time.perf_counter())
+                    answered = time.perf_counter()
+                    moved_at.setdefault((table, page.stamp), answered)
+                    # Tablets whose pushed page came before this answer (the
+                    # ring goes out before the response): they saw it at once.
+                    for seen in moved_at.pop(("early", table, page.stamp), []):
+                        stats.add("reach", seen, 0.0, 200)
+                        stats.add("pushed page", seen, 0.0, 200)
                 elif status is not None:
                     stats.outcome(now, f"{game} {tap['type']} HTTP {status}")
                 tap = mind.next_tap(page)
@@ -628,10 +634,12 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, 
                 page = load_pupils.Page.read(heard.page)
                 heard.page = b""
                 moved = moved_at.get((table, page.stamp))
+                seen = time.perf_counter()
                 if moved is not None:
-                    seen = time.perf_counter()
                     stats.add("reach", seen, max(0.0, seen - moved), 200)
                     stats.add("pushed page", seen, 0.0, 200)
+                elif page.stamp:
+                    moved_at.setdefault(("early", table, page.stamp), []).append(seen)
                 if tap_at is None:
                     tap = mind.next_tap(page)
                     tap_at = think(mind) if tap else None
