@@ -67,13 +67,12 @@ def _keep_watchers_page(request, table: Table, mover_id: int | None = None) -> s
     mover is left out of those it is kept for: their answer is on its way,
     with the feedback on their move, and a pushed page would overtake it."""
     shown = presenter(table.session.game)
-    if not shown.watchers_share_a_page:
-        return None
+    others = [s for s in table.seats.all() if s.pupil_id and s.pupil_id != mover_id]
+    if not shown.watchers_share_a_page or not others:
+        return None  # a pupil alone against the computer, say: no one to draw it for
     state = shown.engine.from_json(table.state)
     watchers = {
-        seat.pupil_id: seat
-        for seat in table.seats.all()
-        if seat.pupil_id and shown.watching(table, state, seat.player)
+        seat.pupil_id: seat for seat in others if shown.watching(table, state, seat.player)
     }
     if not watchers:
         return None
@@ -81,7 +80,7 @@ def _keep_watchers_page(request, table: Table, mover_id: int | None = None) -> s
     first = next(iter(watchers.values()))
     context = table_context(table, player=first.player, pupil=first.pupil, for_watchers=True)
     html = render_to_string(f"games/{table.session.game}/_table.html", context, request)
-    players = {pupil_id: seat.player for pupil_id, seat in watchers.items() if pupil_id != mover_id}
+    players = {pupil_id: seat.player for pupil_id, seat in watchers.items()}
     watching.store(table.pk, context["stamp"], players, html, context["move_id"])
     return html
 

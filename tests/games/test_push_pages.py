@@ -144,3 +144,21 @@ def test_a_card_game_never_pushes_a_page(
 def test_the_page_event_keeps_every_line_of_the_page():
     event = push._page_event("3r", "<div>\r\none\rtwo\n</div>")
     assert page_of(event) == ("3r", "<div>\none\ntwo\n</div>")
+
+
+def test_no_page_is_drawn_for_a_pupil_alone_against_the_computer(start, pupils):
+    """Once Léa banks, the computer plays and she watches: but she is the
+    mover, whose answer is on its way, and no one else sits there."""
+    from games import seating, watching
+    from games.views import play
+
+    session, table = start(players=1, bot_level="beginner")
+    table.state = {**table.state, "current": 1}  # the computer's turn: Léa watches
+    table.save(update_fields=["state"])
+    table = Table.objects.select_related("session").get(pk=table.pk)
+    seating.load(table)
+    assert play._keep_watchers_page(None, table, mover_id=pupils[0].pk) is None
+    assert live.redis_client().get(watching.key(table.pk, "en")) is None
+    # Her own poll (no mover) still draws and keeps the page for her.
+    assert play._keep_watchers_page(None, table) is not None
+    assert live.redis_client().get(watching.key(table.pk, "en")) is not None
