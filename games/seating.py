@@ -14,10 +14,12 @@ staleness, and a harmless one.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.core.cache import cache
 from django.db import router, transaction
+from django.utils.translation import gettext as _
 
 from classroom import redis_store, roster
 from classroom.models import Pupil
@@ -140,6 +142,23 @@ def _current(table: Table, kept: dict[str, Any] | None) -> dict[str, Any]:
         kept = _from_database(table)
         _write(table.pk, kept)
     return kept
+
+
+def player_names(
+    seats: Iterable[tuple[int, int | None]], labels: Mapping[int, str]
+) -> dict[int, str]:
+    """Each player's name from its seats, ``(player, pupil id or None)`` in
+    seat order, and the pupils' ``labels``: a team's names joined with " & ",
+    the n-th computer seat "Computer n"."""
+    names: dict[int, list[str]] = {}
+    bots = 0
+    for player, pupil_id in seats:
+        if pupil_id:
+            names.setdefault(player, []).append(labels[pupil_id])
+        else:
+            bots += 1
+            names.setdefault(player, []).append(_("Computer %(n)d") % {"n": bots})
+    return {player: " & ".join(parts) for player, parts in names.items()}
 
 
 def labels(table: Table) -> dict[int, str]:

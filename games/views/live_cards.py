@@ -116,21 +116,16 @@ def _draw(
 
 
 def _seated(kept: dict[str, Any]) -> tuple[dict[int, str], dict[int, int]]:
-    """From a table's kept seats (games.seating): each player's name, as
-    tables.seat_names gives it, and the first pupil seated as each player.
+    """From a table's kept seats (games.seating): each player's name and
+    the first pupil seated as each player.
     The card needs no Seat rows: building them took longer than its board."""
-    names: dict[int, list[str]] = {}
+    seats = [(seat[PLAYER], seat[PUPIL]) for seat in kept["seats"]]
     pupils: dict[int, int] = {}
-    bots = 0
-    for seat in kept["seats"]:
-        player, pupil_id = seat[PLAYER], seat[PUPIL]
+    for player, pupil_id in seats:
         if pupil_id:
-            names.setdefault(player, []).append(kept["labels"][str(pupil_id)])
             pupils.setdefault(player, pupil_id)
-        else:
-            bots += 1
-            names.setdefault(player, []).append(_("Computer %(n)d") % {"n": bots})
-    return {player: " & ".join(parts) for player, parts in names.items()}, pupils
+    labels = {int(pk): name for pk, name in kept["labels"].items()}
+    return seating.player_names(seats, labels), pupils
 
 
 PLAYER = seating.SEAT_FIELDS.index("player")

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from classroom import roster
 
@@ -28,17 +27,8 @@ def poll_token(
 
 
 def seat_names(table: Table) -> dict[int, str]:
-    seats = list(table.seats.all())
-    labels = seating.labels(table)
-    names: dict[int, list[str]] = {}
-    bots = 0
-    for seat in seats:
-        if seat.pupil_id:
-            names.setdefault(seat.player, []).append(labels[seat.pupil_id])
-        else:
-            bots += 1
-            names.setdefault(seat.player, []).append(_("Computer %(n)d") % {"n": bots})
-    return {player: " & ".join(parts) for player, parts in names.items()}
+    seats = ((seat.player, seat.pupil_id) for seat in table.seats.all())
+    return seating.player_names(seats, seating.labels(table))
 
 
 def _team_answering(table: Table, player: int | None, pupil) -> list[tuple[int, str]]:
