@@ -5,6 +5,10 @@
 // drops (no Redis, a proxy that buffers, a lost connection) the 2 s poll is back.
 (() => {
   const SAFETY_MS = 20000;
+  // A ring without a stamp (a card turned, a pause: every table of the class
+  // at once) is answered after a random moment within this, so that a whole
+  // class's tablets do not all ask the server in the same instant.
+  const SPREAD_MS = 500;
   let source = null;
   let address = "";
   let live = false;
@@ -43,7 +47,8 @@
       if (el && event.data && el.dataset.hears === "session" &&
           sessionPart(event.data) === sessionPart(shownStamp(el))) return;
       waiting = event.data || null;
-      reread();
+      if (event.data) reread();
+      else setTimeout(reread, Math.random() * SPREAD_MS);
     });
     source.addEventListener("page", (event) => {
       // The stamp on the first line, then the page as this tablet's poll would

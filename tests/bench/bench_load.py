@@ -71,6 +71,7 @@ DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
 REDIS_URL = f"redis://{HOST}:6379/{int(os.environ.get('NUMBO_BENCH_REDIS_DB', '2'))}"
 POLL_EVERY = 2.0
 SAFETY_POLL = 20.0  # with push, as static/js/push.js polls while its stream is live
+SPREAD = 0.5  # s: as push.js, a ring without a stamp is answered within this
 
 CARD_WAIT = 2.0  # the teacher's cards page and live view poll this often
 
@@ -646,6 +647,9 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, 
                 continue
             if not rung and now < poll_due():
                 continue
+            if rung and not heard.stamp:
+                await asyncio.sleep(random.uniform(0, SPREAD))  # as push.js
+                now = time.perf_counter()
             last_poll = now
             target = page.poll_url or f"/tables/{table}/poll/?t={quote(row['token'])}&v="
             status, content = await timed(

@@ -113,3 +113,37 @@ def test_a_pupil_placing_a_tile_is_not_redrawn_for_the_others_moves(
     services.set_status(session, "paused")
     expect(page.get_by_test_id("status")).to_contain_text("Paused", timeout=1500)
     page.context.close()
+
+
+def test_a_turned_card_reaches_a_whole_class_by_push(
+    live_server, browser, browser_context_args, classroom, teacher, pupils
+):
+    """Whole-class NMBR 9: the teacher turns the next card and a pupil who
+    placed the last one sees it at once (the ring carries no stamp; the tablet
+    answers it within half a second), well before its 2 s poll would."""
+    import time
+
+    from engine.nmbr9 import GAME, bot_place
+
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="nmbr9", options={"second_chance": False},
+        pupils=[lea, pupils[1]], table_size=1, whole_class=True, seed=11,
+    )
+    table = next(t for t in session.tables.all() if t.seats.filter(pupil=lea).exists())
+    page = browser.new_context(**browser_context_args).new_page()
+    sign_in_pupil(page, live_server.url, classroom.code, lea)
+    page.get_by_role("link", name="Play at table").first.click()
+    expect(page.get_by_test_id("status")).to_contain_text("Card 1 of 20")
+    state = GAME.from_json(table.state)
+    placement = bot_place(state.stacks[0], state.card, seed=1)
+    services.play(table.pk, lea, {"type": "place", "rotation": placement.rotation,
+                                  "x": placement.x, "y": placement.y,
+                                  "level": placement.level}, 0, "tap-1")
+    expect(page.get_by_test_id("status")).to_contain_text("Wait for the teacher", timeout=3000)
+    page.wait_for_function("() => window.numboPollDue && !window.numboPollDue()")
+    turned = time.monotonic()
+    services.show_next_card(session)
+    expect(page.get_by_test_id("status")).to_contain_text("Card 2 of 20", timeout=1500)
+    print(f"push: the turned card on the tablet after {(time.monotonic() - turned) * 1000:.0f} ms")
+    page.context.close()
