@@ -180,7 +180,8 @@ def session_changed(session, table_ids: list[int]) -> None:
 
 
 def bump(table_id: int) -> None:
-    """Something beside a move changed (a seat, a pause): make every tablet re-read."""
+    """The table changed outside a move and its stamp does not say so (its
+    state edited by hand or by a test): every tablet re-reads it."""
     client = redis_client()
     if client is not None:
         with client.pipeline(transaction=False) as pipe:

@@ -88,41 +88,34 @@ class Tablet:
         return cls(token, said, language if language in known else "")
 
     @property
-    def pupil_id(self) -> int | None:
-        # Only a pupil's tablet in a known language may be sent a page.
+    def watcher_id(self) -> int | None:
+        """The pupil this tablet may be sent the watchers' page for: only a
+        pupil's tablet, in a language pages are kept in."""
         return self.said.get("p") if self.language else None
 
 
 def wanted(table_id: int, stamp: str, tablets: list[Tablet]) -> list[str]:
-    """The cache keys ``events`` needs for this ring: the table's kept
+    """The cache keys ``events`` reads for this ring: the table's kept
     watchers' page in each language heard, and each pupil's sign-out mark."""
-    pupils = [t for t in tablets if t.pupil_id is not None]
-    if not stamp or not pupils:
+    if not stamp:
         return []
-    languages = sorted({t.language for t in pupils})
-    return [watching.key(table_id, code) for code in languages] + [
-        poll_tokens.signed_out_key(t.pupil_id) for t in pupils
-    ]
+    pupils = [t for t in tablets if t.watcher_id is not None]
+    pages = {watching.key(table_id, t.language) for t in pupils}
+    return sorted(pages) + [poll_tokens.signed_out_key(t.watcher_id) for t in pupils]
 
 
-def events(
-    table_id: int, stamp: str, tablets: list[Tablet], found: list[Any]
-) -> list[str]:
-    """What each tablet hears of a ring, ``found`` being the values at
-    ``wanted``'s keys: its page when it watches, else "changed"."""
+def events(table_id: int, stamp: str, tablets: list[Tablet], found: dict[str, Any]) -> list[str]:
+    """What each tablet hears of a ring, ``found`` mapping ``wanted``'s keys
+    to their values: its page when it watches, else "changed"."""
     changed = _event("changed", stamp)
-    if not found:
-        return [changed] * len(tablets)
-    languages = sorted({t.language for t in tablets if t.pupil_id is not None})
-    pages = dict(zip(languages, found, strict=False))
-    marks = iter(found[len(languages):])
     heard = []
     for tablet in tablets:
-        if tablet.pupil_id is None:
-            heard.append(changed)
-            continue
-        ended = poll_tokens.ended(tablet.said, next(marks))
-        copy = None if ended else watching.read_copy(pages[tablet.language], stamp, tablet.pupil_id)
+        copy = None
+        if stamp and tablet.watcher_id is not None:
+            mark = found.get(poll_tokens.signed_out_key(tablet.watcher_id))
+            if not poll_tokens.ended(tablet.said, mark):
+                raw = found.get(watching.key(table_id, tablet.language))
+                copy = watching.read_copy(raw, stamp, tablet.watcher_id)
         if copy is None:
             heard.append(changed)
             continue
@@ -130,6 +123,10 @@ def events(
         with translation.override(tablet.language):
             heard.append(_page_event(stamp, watching.personal(html, player, tablet.token)))
     return heard
+
+
+def _read(keys: list[str], values: list[Any]) -> dict[str, Any]:
+    return dict(zip(keys, values, strict=True))
 
 
 class Hub:
@@ -161,7 +158,7 @@ class Hub:
             return
         tablets = [tablet for _queue, tablet in listening]
         keys = wanted(table_id, stamp, tablets)
-        found = await client.mget(keys) if keys else []
+        found = _read(keys, await client.mget(keys)) if keys else {}
         for (queue, _tablet), event in zip(listening, events(table_id, stamp, tablets, found),
                                            strict=True):
             # A full queue: that tablet has rings waiting already, it will poll anyway.
@@ -242,7 +239,8 @@ def sync_stream(table_id: int, tablet: Tablet | None = None) -> Iterator[str]:
             elif message["type"] == "message":
                 stamp = _text(message["data"])
                 keys = wanted(table_id, stamp, tablets)
-                yield events(table_id, stamp, tablets, client.mget(keys) if keys else [])[0]
+                found = _read(keys, client.mget(keys)) if keys else {}
+                yield events(table_id, stamp, tablets, found)[0]
     finally:
         pubsub.close()
 

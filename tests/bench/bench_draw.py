@@ -234,13 +234,10 @@ def main() -> int:
                         help="with --profile: time the template's nodes instead")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child:
-        child(args)
-        return 0
     sys.path.insert(0, str(BENCH_DIR))
     import bench_load
 
-    return bench_load.run_in_fresh_setup(__file__, sys.argv[1:], collectstatic=False)
+    return bench_load.child_or_fresh_setup(__file__, args, child, collectstatic=False)
 
 
 if __name__ == "__main__":

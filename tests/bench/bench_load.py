@@ -144,6 +144,15 @@ def run_in_fresh_setup(script: str, args: list[str], collectstatic: bool = True)
     return subprocess.run(command, cwd=ROOT, env={**os.environ, **env}).returncode
 
 
+def child_or_fresh_setup(script: str, args, child, collectstatic: bool = True) -> int:
+    """An in-process benchmark's main: its measuring part (``child``) when it
+    is the ``--child`` that ``run_in_fresh_setup`` started, else that set-up."""
+    if args.child:
+        child(args)
+        return 0
+    return run_in_fresh_setup(script, sys.argv[1:], collectstatic)
+
+
 def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -555,7 +564,34 @@ def think(mind) -> float:
     return time.perf_counter() + random.uniform(*mind.think)
 
 
-async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, csrf: tuple,
+class Reach:
+    """How long a move takes to show on the other tablets of its table: from
+    the mover's answer to each other tablet showing that version. A pushed
+    page may come before the answer (the ring goes out first): it showed at once."""
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+        self.answered: dict[tuple[int, str], float] = {}
+        self.early: dict[tuple[int, str], list[float]] = {}
+
+    def moved(self, table: int, stamp: str) -> None:
+        self.answered.setdefault((table, stamp), time.perf_counter())
+        for seen in self.early.pop((table, stamp), []):
+            self.stats.add("reach", seen, 0.0, 200)
+            self.stats.add("pushed page", seen, 0.0, 200)
+
+    def shown(self, table: int, stamp: str, pushed: bool) -> None:
+        seen = time.perf_counter()
+        moved = self.answered.get((table, stamp))
+        if moved is not None:
+            self.stats.add("reach", seen, max(0.0, seen - moved), 200)
+            if pushed:
+                self.stats.add("pushed page", seen, 0.0, 200)
+        elif pushed and stamp:
+            self.early.setdefault((table, stamp), []).append(seen)
+
+
+async def pupil(row: dict, port: int, stats: Stats, end: float, reach: Reach, csrf: tuple,
                 push_port: int | None = None):
     """One pupil's tablet: reads the table, taps when it is their turn, polls
     as the page says, and listens to the push service when there is one."""
@@ -612,13 +648,7 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, 
                     else:
                         stats.outcome(now, f"{game} {tap['type']}")
                     page = load_pupils.Page.read(content)
-                    answered = time.perf_counter()
-                    moved_at.setdefault((table, page.stamp), answered)
-                    # Tablets whose pushed page came before this answer (the
-                    # ring goes out before the response): they saw it at once.
-                    for seen in moved_at.pop(("early", table, page.stamp), []):
-                        stats.add("reach", seen, 0.0, 200)
-                        stats.add("pushed page", seen, 0.0, 200)
+                    reach.moved(table, page.stamp)
                 elif status is not None:
                     stats.outcome(now, f"{game} {tap['type']} HTTP {status}")
                 tap = mind.next_tap(page)
@@ -634,13 +664,7 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, 
                 # As push.js: the watchers' page came with the ring, no request.
                 page = load_pupils.Page.read(heard.page)
                 heard.page = b""
-                moved = moved_at.get((table, page.stamp))
-                seen = time.perf_counter()
-                if moved is not None:
-                    stats.add("reach", seen, max(0.0, seen - moved), 200)
-                    stats.add("pushed page", seen, 0.0, 200)
-                elif page.stamp:
-                    moved_at.setdefault(("early", table, page.stamp), []).append(seen)
+                reach.shown(table, page.stamp, pushed=True)
                 if tap_at is None:
                     tap = mind.next_tap(page)
                     tap_at = think(mind) if tap else None
@@ -657,11 +681,7 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, moved_at: dict, 
             )
             if status == 200:
                 page = load_pupils.Page.read(content)
-                moved = moved_at.get((table, page.stamp))
-                if moved is not None:
-                    # From the mover's answer to this tablet showing the move.
-                    seen = time.perf_counter()
-                    stats.add("reach", seen, max(0.0, seen - moved), 200)
+                reach.shown(table, page.stamp, pushed=False)
                 if tap_at is None:
                     tap = mind.next_tap(page)
                     tap_at = think(mind) if tap else None
@@ -791,11 +811,11 @@ def run_config(env, data, workers, threads, args) -> dict:
     celery = start_celery(env)
     push_port = pusher.port if pusher else None
     csrf = csrf_pair()
-    moved_at: dict = {}
     try:
         start = time.perf_counter() + args.warmup
         end = start + args.duration
         stats = Stats((start, end))
+        reach = Reach(stats)
         cpu_at, by_kind = {}, {}
 
         def servers_cpu() -> tuple[float, float, float, dict[int, float]]:
@@ -818,7 +838,7 @@ def run_config(env, data, workers, threads, args) -> dict:
 
             await asyncio.gather(
                 mark(),
-                *(pupil(r, app.port, stats, end, moved_at, csrf, push_port) for r in rows),
+                *(pupil(r, app.port, stats, end, reach, csrf, push_port) for r in rows),
                 *(teacher(t, app.port, stats, end, csrf, args.card_every) for t in teachers),
             )
 

@@ -398,13 +398,10 @@ def main() -> int:
                         help="answer a pupil's tap without drawing the page (its fixed costs)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child:
-        child(args)
-        return 0
     sys.path.insert(0, str(BENCH_DIR))
     import bench_load
 
-    return bench_load.run_in_fresh_setup(__file__, sys.argv[1:])
+    return bench_load.child_or_fresh_setup(__file__, args, child)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,8 @@ def tablet(table, pupil, language="en") -> push.Tablet:
 def heard(table, stamp, tablets) -> list[str]:
     """What each tablet's stream is sent for this ring."""
     keys = push.wanted(table.pk, stamp, tablets)
-    return push.events(table.pk, stamp, tablets, live.redis_client().mget(keys) if keys else [])
+    values = live.redis_client().mget(keys) if keys else []
+    return push.events(table.pk, stamp, tablets, dict(zip(keys, values, strict=True)))
 
 
 def page_of(event: str) -> tuple[str, str]:
@@ -82,12 +83,22 @@ def test_a_watcher_is_sent_the_page_their_own_poll_would_show(
 def test_the_mover_and_the_player_whose_turn_it_is_hear_changed(
     start, pupil_client, pupils, django_capture_on_commit_callbacks
 ):
-    session, table = start(players=2)
+    from games import seating
+    from games.views import play
+
+    session, table = start(players=3)
     stamp = move(pupil_client, table, django_capture_on_commit_callbacks)
-    # Léa moved (her answer carries her page); Noah's page has no form while
-    # Léa plays, but the kept page is never for the mover.
+    # Léa moved and plays on: her answer carries her page.
     lea = tablet(table, pupils[0])
     assert heard(table, stamp, [lea]) == [f"event: changed\ndata: {stamp}\n\n"]
+    # Had Noah, who watches, made the move, the page is kept for Inès only:
+    # his own answer is on its way and a pushed page would overtake it.
+    saved = Table.objects.select_related("session").get(pk=table.pk)
+    seating.load(saved)
+    play._keep_watchers_page(None, saved, mover_id=pupils[1].pk)
+    noah, ines = heard(table, stamp, [tablet(table, pupils[1]), tablet(table, pupils[2])])
+    assert noah == f"event: changed\ndata: {stamp}\n\n"
+    assert ines.startswith("event: page")
 
 
 def test_a_ring_of_another_version_a_teacher_or_an_unknown_language_hears_changed(
