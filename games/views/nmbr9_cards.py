@@ -7,6 +7,7 @@ the button that turns the next one and, at the end, the class ranking.
 
 from __future__ import annotations
 
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -28,28 +29,25 @@ from games.selectors import teachers_session
 NAMES_SHOWN = 8  # "still placing: ..." names the laggards when there are few of them
 
 
-class NotWholeClass(Exception):
-    """A teacher's own session that is played at tables: no cards to turn here."""
+def whole_class(view):
+    """The view gets the teacher's own whole-class NMBR 9 session for ``pk``
+    (another's is a 404). A game played at tables is sent to its live view:
+    a bookmark or a back button brings a teacher here, and a bare "not
+    found" would not say where its cards are."""
 
-    def __init__(self, session: GameSession) -> None:
-        self.session = session
+    @wraps(view)
+    def wrapper(request, pk: int):
+        session = teachers_session(request.user, pk)
+        if session.game != "nmbr9" or not session.whole_class:
+            messages.info(
+                request,
+                _("This game is played at tables: each table turns its own cards. "
+                  "Here is the live view."),
+            )
+            return redirect("games:session_live", pk=session.pk)
+        return view(request, session)
 
-
-def _whole_class_session(request, pk: int) -> GameSession:
-    session = teachers_session(request.user, pk)
-    if session.game != "nmbr9" or not session.whole_class:
-        raise NotWholeClass(session)
-    return session
-
-
-def _to_live_view(request, session: GameSession):
-    # A bookmark or a back button brings a teacher here from a game played at
-    # tables: say where its cards are instead of a bare "not found".
-    messages.info(
-        request,
-        _("This game is played at tables: each table turns its own cards. Here is the live view."),
-    )
-    return redirect("games:session_live", pk=session.pk)
+    return wrapper
 
 
 def cards_version(session: GameSession, versions: list[int] | None = None) -> str:
@@ -113,11 +111,8 @@ def cards_context(session: GameSession) -> dict[str, Any]:
 
 
 @teacher_required
-def session_cards(request, pk: int):
-    try:
-        session = _whole_class_session(request, pk)
-    except NotWholeClass as refused:
-        return _to_live_view(request, refused.session)
+@whole_class
+def session_cards(request, session: GameSession):
     if request.htmx and request.GET.get("v") == cards_version(session):
         return HttpResponse(status=204)
     template = "games/nmbr9/_cards.html" if request.htmx else "games/nmbr9/cards.html"
@@ -126,11 +121,8 @@ def session_cards(request, pk: int):
 
 @teacher_required
 @require_POST
-def session_next_card(request, pk: int):
-    try:
-        session = _whole_class_session(request, pk)
-    except NotWholeClass as refused:
-        return _to_live_view(request, refused.session)
+@whole_class
+def session_next_card(request, session: GameSession):
     # The form names the card it was showing: a double tap turns one card, not two.
     shown = request.POST.get("shown", "")
     if shown.isascii() and shown.isdigit() and len(shown) < 4:
