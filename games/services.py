@@ -591,6 +591,9 @@ def schedule_server_move(table_id: int, due: float | None) -> None:
             "games.tasks.advance_table",
             args=[table_id],
             eta=datetime.fromtimestamp(due + SCHEDULE_SLACK, tz=UTC),
+            # Sent by name, the task's own ignore_result is not known here:
+            # without it the result backend listens for a result never sent.
+            ignore_result=True,
         )
     except Exception:  # noqa: BLE001 - any broker error; logged, the move stays due
         log.warning("could not schedule the server's move at table %s", table_id, exc_info=True)

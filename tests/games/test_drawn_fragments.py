@@ -112,3 +112,33 @@ def test_an_argument_that_cannot_key_a_drawing_is_drawn_unkept(settings):
     page = render('{% drawn "games/nambarz/_card.html" c=c %}', c=Card())
     assert ">5<" in page
     assert len(base._fragments) == kept
+
+
+class _Table:
+    def __init__(self, pk: int, version: int):
+        self.pk, self.version = pk, version
+
+
+def test_a_number_quest_board_is_joined_from_squares_drawn_once():
+    """A new arrangement of tokens draws only the squares that changed; a
+    board of buttons posts to its own table with its own version and tap."""
+    from engine.numberquest import GAME
+    from games.pages.numberquest import presenter
+
+    view = GAME.view(GAME.new(None, 4, 1), 0)
+    presenter.board_html(_Table(1, 1), view, tappable=None, chain=set(), move_id="")
+    squares = len(presenter._squares)
+    view["board"]["squares"][3]["owner"] = 2
+    covered = presenter.board_html(_Table(2, 1), view, tappable=None, chain=set(), move_id="")
+    assert len(presenter._squares) <= squares + 1
+    assert covered.count("token-label") == 1
+    assert "hx-post" not in covered
+
+    mine = presenter.board_html(_Table(41, 9), view, tappable=1, chain=set(), move_id="tap-41")
+    theirs = presenter.board_html(_Table(42, 5), view, tappable=1, chain=set(), move_id="tap-42")
+    assert "/41/" in mine and "/42/" not in mine and "tap-42" not in mine
+    assert '"version": "9", "move_id": "tap-41"' in mine
+    assert '"version": "5", "move_id": "tap-42"' in theirs
+    assert presenter.URL_SLOT not in mine + theirs
+    free = sum(1 for s in view["board"]["squares"] if s["on_board"] and s["owner"] is None)
+    assert mine.count('role="button"') == free
