@@ -62,6 +62,9 @@ _drawn = KeptHtml(most=256)
 # id; it is drawn with these slots and each request fills in its own values.
 VERSION_SLOT = "board-version-slot"
 TAP_SLOT = "board-tap-slot"
+# Its pieces (squares) are kept for every table: each board fills in its own
+# table's address once, as it is drawn.
+MOVE_URL_SLOT = "board-move-url-slot"
 
 
 def drawn_once(kind: str, what: Hashable, draw: Callable[[], str],

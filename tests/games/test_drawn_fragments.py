@@ -137,8 +137,22 @@ def test_a_number_quest_board_is_joined_from_squares_drawn_once():
     mine = presenter.board_html(_Table(41, 9), view, tappable=1, chain=set(), move_id="tap-41")
     theirs = presenter.board_html(_Table(42, 5), view, tappable=1, chain=set(), move_id="tap-42")
     assert "/41/" in mine and "/42/" not in mine and "tap-42" not in mine
+    assert "/42/" in theirs and "/41/" not in theirs and "tap-41" not in theirs
     assert '"version": "9", "move_id": "tap-41"' in mine
     assert '"version": "5", "move_id": "tap-42"' in theirs
-    assert presenter.URL_SLOT not in mine + theirs
+    assert base.MOVE_URL_SLOT not in mine + theirs
     free = sum(1 for s in view["board"]["squares"] if s["on_board"] and s["owner"] is None)
     assert mine.count('role="button"') == free
+
+
+def test_a_number_quest_board_keeps_its_squares_in_each_language():
+    from engine.numberquest import GAME
+    from games.pages.numberquest import presenter
+
+    view = GAME.view(GAME.new(None, 4, 1), 0)
+    with translation.override("en"):
+        english = presenter.board_html(_Table(7, 1), view, tappable=1, chain=set(), move_id="")
+    with translation.override("fr"):
+        french = presenter.board_html(_Table(8, 1), view, tappable=1, chain=set(), move_id="")
+    assert 'aria-label="Square 1"' in english and "Case" not in english
+    assert 'aria-label="Case 1"' in french and "Square" not in french

@@ -21,9 +21,14 @@ def sent(monkeypatch):
     """The tasks sent to a (pretend) broker: name, args and when they are due."""
     calls = []
     monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
-    monkeypatch.setattr(
-        celery_app, "send_task", lambda name, args, eta: calls.append((name, args, eta))
-    )
+
+    def send_task(name, args, eta, **options):
+        # Sent by name, the task's own ignore_result is unknown to the sender:
+        # without it the result backend listens for a result never sent.
+        assert options == {"ignore_result": True}
+        calls.append((name, args, eta))
+
+    monkeypatch.setattr(celery_app, "send_task", send_task)
     return calls
 
 

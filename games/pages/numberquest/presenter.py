@@ -15,6 +15,7 @@ from engine.numberquest import GAME
 from engine.numberquest.game import free_makeable
 from games import narration
 from games.pages.base import (
+    MOVE_URL_SLOT,
     PLAYER_COLOUR_NAMES,
     PLAYER_COLOURS,
     TAP_SLOT,
@@ -32,6 +33,33 @@ from .options import NumberQuestOptions
 CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made", "no_number"}
 
 
+# Every table's board is a new arrangement of the same few hundred squares (a
+# square is free, a player's, a button or on the winning chain): each is drawn
+# once per process, and a board is their join. Drawing the board whole took
+# 5-8 ms, and a busy server's four processes each drew every board again.
+_squares = KeptHtml(most=16384)
+
+
+def _square_html(cell: dict[str, Any], token_radius: float) -> str:
+    """One square of the diamond. Its key holds everything
+    ``_board_square.html`` reads: the cell (numbers, strings, booleans), the
+    token's size and the language; a button's table, version and tap are
+    slots each board fills in."""
+    return _squares.get(
+        (tuple(cell.values()), token_radius, get_language()),
+        lambda: render_to_string(
+            "games/numberquest/_board_square.html",
+            {
+                "c": cell,
+                "token_radius": token_radius,
+                "move_url": MOVE_URL_SLOT,
+                "version": VERSION_SLOT,
+                "move_id": TAP_SLOT,
+            },
+        ),
+    )
+
+
 def board_html(
     table, view: dict[str, Any], *, tappable: int | None, chain: set[int], move_id: str
 ) -> str:
@@ -41,7 +69,10 @@ def board_html(
         board = boards.diamond(view, tappable=tappable, chain=chain)
         squares = "".join(_square_html(cell, board["token_radius"]) for cell in board["cells"])
         if tappable is not None:
-            squares = squares.replace(URL_SLOT, table_url("games:table_move", table.pk))
+            # A board of buttons is kept for its own table (its key holds the
+            # table): its address is filled in once, here; the version and the
+            # tap id change with each request, so drawn_once fills them.
+            squares = squares.replace(MOVE_URL_SLOT, table_url("games:table_move", table.pk))
         return render_to_string(
             "games/numberquest/_board.html",
             {"board": board, "squares": mark_safe(squares)},  # noqa: S308 - our own rendered template
@@ -60,30 +91,6 @@ def board_html(
     )
     fill = {VERSION_SLOT: str(table.version), TAP_SLOT: move_id}
     return drawn_once("diamond", shown, draw, fill if tappable is not None else None)
-
-
-# Every table's board is a new arrangement of the same few hundred squares (a
-# square is free, a player's, a button or on the winning chain): each is drawn
-# once per process, and a board is their join. Drawing the board whole took
-# 5-8 ms, and a busy server's four processes each drew every board again.
-_squares = KeptHtml(most=16384)
-URL_SLOT = "board-url-slot"
-
-
-def _square_html(cell: dict[str, Any], token_radius: float) -> str:
-    return _squares.get(
-        (tuple(cell.values()), token_radius, get_language()),
-        lambda: render_to_string(
-            "games/numberquest/_board_square.html",
-            {
-                "c": cell,
-                "token_radius": token_radius,
-                "move_url": URL_SLOT,
-                "version": VERSION_SLOT,
-                "move_id": TAP_SLOT,
-            },
-        ),
-    )
 
 
 def _players(view: dict[str, Any], names: dict[int, str], player: int | None, over: bool):

@@ -14,6 +14,7 @@ from engine.core import Event, IllegalMove
 from engine.ultimes import FINISH, GAME, bot_moves
 from games import narration, selectors
 from games.pages.base import (
+    MOVE_URL_SLOT,
     PLAYER_COLOUR_NAMES,
     PLAYER_COLOURS,
     TAP_SLOT,
@@ -37,7 +38,6 @@ def _who(names: dict[int, str], player: Any) -> str:
 
 
 # The move URL in squares drawn for every table, filled in per table.
-MOVE_URL_SLOT = "track-move-url-slot"
 
 
 @lru_cache(maxsize=32)
