@@ -12,6 +12,7 @@ embedded default) they go through Django's cache.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from celery import current_app
 from django.core.cache import cache
@@ -88,6 +89,7 @@ MARK_TTL = 7 * 24 * 60 * 60  # s: a session paused for days keeps it
 # or the same version with more seats): two moves' commits, or a move and a
 # late pupil's seat, may publish in the other order than they committed, and
 # the earlier stamp would hide the later change from every tablet.
+# 3 says the token replaced named the same due moment (Published.due_known).
 _PUBLISH = """
 local mark = redis.call('GET', KEYS[2])
 if not mark then
@@ -107,6 +109,9 @@ if mark == ARGV[3] then
   end
   redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
   if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
+  if kept and string.match(kept, '|(.*)$') == string.match(ARGV[1], '|(.*)$') then
+    return 3
+  end
   return 1
 end
 redis.call('DEL', KEYS[1])
@@ -118,24 +123,24 @@ _scripts: dict[int, object] = {}
 
 def publish(
     table_id: int, table_stamp: str, due: float | None, *, session=None, ring: bool = False
-) -> bool:
+) -> Published:
     """Keep the table's token for the polls (and with ``ring`` tell the
     tablets listening). With ``session`` (the table's, as read with the stamp)
     only if the session has not changed since: one Redis round trip either
-    way. Returns whether it was kept."""
+    way. Returns whether it was kept, and whether the due was already (Published)."""
     client = redis_client()
     if client is None:
-        return _publish_in_cache(table_id, table_stamp, due, session)
+        return Published(_publish_in_cache(table_id, table_stamp, due, session))
     token = _encode((table_stamp, due))
     if session is None:
         if not ring:
             client.set(key(table_id), token, ex=TTL)
-            return True
+            return Published(True)
         with client.pipeline(transaction=False) as pipe:
             pipe.set(key(table_id), token, ex=TTL)
             pipe.publish(channel(table_id), table_stamp)
             pipe.execute()
-        return True
+        return Published(True)
     script = _scripts.get(id(client))
     if script is None:
         script = _scripts[id(client)] = client.register_script(_PUBLISH)
@@ -144,7 +149,21 @@ def publish(
         args=[token, TTL, session_mark(session), MARK_TTL,
               channel(table_id) if ring else "", table_stamp],
     )
-    return kept == 1
+    return Published(kept in (1, 3), due_known=kept == 3)
+
+
+@dataclass(frozen=True)
+class Published:
+    """What ``publish`` did: whether the token is kept (the object's truth),
+    and whether the token it replaced named the same due moment. A turn's or
+    the game's time is the same at each move until the turn changes: the
+    move that first set it put the server's move on the schedule."""
+
+    kept: bool
+    due_known: bool = False
+
+    def __bool__(self) -> bool:
+        return self.kept
 
 
 def _publish_in_cache(table_id: int, table_stamp: str, due: float | None, session) -> bool:

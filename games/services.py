@@ -593,8 +593,12 @@ def _announce(
             before_ring(table)
         except Exception:  # noqa: BLE001 - the move is committed: the tablets must still hear
             log.exception("drawing table %s for its tablets failed", table.pk)
-    live.publish(table.pk, live.stamp(table), due, session=table.session, ring=True)
-    schedule_server_move(table.pk, due)
+    published = live.publish(table.pk, live.stamp(table), due, session=table.session, ring=True)
+    if not published.due_known:
+        # Else the move that set this due put it on the schedule: a turn's or
+        # the game's time is the same at each move, and each send cost the
+        # broker a message its worker holds until then.
+        schedule_server_move(table.pk, due)
 
 
 def schedule_server_move(table_id: int, due: float | None) -> None:
