@@ -908,9 +908,13 @@ def read_cpu_by_kind(directory: Path) -> dict[str, list[float]]:
     """The CPU totals timed_wsgi.py's workers wrote, summed by kind of request."""
     totals: dict[str, list[float]] = {}
     for path in directory.glob("*.json"):
-        try:
-            found = json.loads(path.read_text())
-        except (OSError, ValueError):
+        for _attempt in range(5):
+            try:
+                found = json.loads(path.read_text())
+                break
+            except (OSError, ValueError):
+                time.sleep(0.01)  # caught while its worker rewrote it
+        else:
             continue
         for kind, (count, seconds) in found.items():
             total = totals.setdefault(kind, [0, 0.0])

@@ -48,7 +48,13 @@ def application(environ, start_response):
         seen["status"] = status
         return start_response(status, headers, exc_info)
 
-    body = b"".join(django_application(environ, start))
+    result = django_application(environ, start)
+    try:
+        body = b"".join(result)
+    finally:
+        # As gunicorn would: Django's request_finished (connections tidied) is
+        # part of a request's cost.
+        result.close()
     spent = time.process_time() - started
     kind = _kind(environ.get("PATH_INFO", ""), seen.get("status", "000"))
     count = _totals.setdefault(kind, [0, 0.0])
@@ -57,6 +63,16 @@ def application(environ, start_response):
     now = time.monotonic()
     if now - _written > 0.5:
         _written = now
-        (OUT_DIR / f"{os.getpid()}.json").write_text(json.dumps(_totals))
+        _write(json.dumps(_totals).encode())
     return [body]
+
+
+_out: list[int] = []  # this worker's file, opened once: opening it each time was 1 % of its CPU
+
+
+def _write(data: bytes) -> None:
+    if not _out:
+        _out.append(os.open(OUT_DIR / f"{os.getpid()}.json", os.O_WRONLY | os.O_CREAT, 0o644))
+    os.pwrite(_out[0], data, 0)
+    os.ftruncate(_out[0], len(data))
 

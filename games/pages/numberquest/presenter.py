@@ -40,13 +40,13 @@ CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made"
 _squares = KeptHtml(most=16384)
 
 
-def _square_html(cell: dict[str, Any], token_radius: float) -> str:
+def _square_html(cell: dict[str, Any], token_radius: float, language: str) -> str:
     """One square of the diamond. Its key holds everything
     ``_board_square.html`` reads: the cell (numbers, strings, booleans), the
     token's size and the language; a button's table, version and tap are
     slots each board fills in."""
     return _squares.get(
-        (tuple(cell.values()), token_radius, get_language()),
+        (tuple(cell.values()), token_radius, language),
         lambda: render_to_string(
             "games/numberquest/_board_square.html",
             {
@@ -67,7 +67,8 @@ def board_html(
 
     def draw() -> str:
         board = boards.diamond(view, tappable=tappable, chain=chain)
-        squares = "".join(_square_html(cell, board["token_radius"]) for cell in board["cells"])
+        radius, language = board["token_radius"], get_language()  # read once: 30 us each
+        squares = "".join(_square_html(cell, radius, language) for cell in board["cells"])
         if tappable is not None:
             # A board of buttons is kept for its own table (its key holds the
             # table): its address is filled in once, here; the version and the
