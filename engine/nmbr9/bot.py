@@ -28,22 +28,28 @@ def _value(stack: Stack, digit: int, placement: Placement) -> float:
     return POINTS * digit * placement.level + HEIGHT * placement.level + CONTACT * contacts
 
 
-def bot_place(stack: Stack, digit: int, seed: int = 0) -> Placement:
+def bot_place(stack: Stack, digit: int, seed: int = 0) -> Placement | None:
     """The bot's placement for ``digit`` on ``stack``; the first tile goes to
-    the middle of the board so the stack can grow in every direction."""
+    the middle of the board so the stack can grow in every direction. None
+    when the tile fits nowhere on the board (it is set aside)."""
     if not stack.tiles:
         middle = stack.board // 2 - 2
         return Placement(0, middle, middle, 0)
     rng = random.Random(f"{seed}:{len(stack.tiles)}:{digit}")
     options = legal_placements(stack, digit)
+    if not options:
+        return None
     best = max(_value(stack, digit, p) for p in options)
     return rng.choice([p for p in options if _value(stack, digit, p) == best])
 
 
 def bot_stack(deck: tuple[int, ...] | list[int], seed: int = 0, board: int | None = None) -> Stack:
-    """The bot's whole stack for a deck: what "the computer" scores for this game."""
+    """The bot's whole stack for a deck: what "the computer" scores for this
+    game. A tile that fits nowhere is set aside (it is not in the stack)."""
     stack = Stack() if board is None else Stack(board=board)
     for digit in deck:
         p = bot_place(stack, digit, seed)
+        if p is None:
+            continue
         stack = stack.place(digit, p.rotation, p.x, p.y, p.level)
     return stack

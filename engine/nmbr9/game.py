@@ -6,6 +6,10 @@ the whole class (up to ``MAX_PLAYERS`` stacks driven by one deck). A server
 that prefers one state per pupil can give every pupil the same seed: the deck
 depends on the seed alone (:func:`deck_for`), not on the number of players.
 
+The board is bounded (``BOARD_RANGE``): a tile that fits nowhere on a
+player's board is set aside. It scores nothing and is not in the stack, but it
+counts as that player's card done for the round (``Nmbr9State.done``).
+
 After the 20th card each pupil counts, from the top level down (as the rule
 book removes tiles top-down): for each level L >= 1 a ``mul`` attempt with
 operands ``(L, sum of the digits on level L)``, then, when there are two levels
@@ -49,6 +53,8 @@ CARDS: tuple[int, ...] = tuple(d for d in DIGITS for _ in range(2))
 MAX_PLAYERS = 64
 MAX_TYPED = 999
 BOARD_RANGE = (12, 40)
+# The moves of the place phase: a tile placed, or set aside when it fits nowhere.
+PLACING = ("place", "set_aside")
 
 
 def deck_for(seed: int) -> tuple[int, ...]:
@@ -71,11 +77,22 @@ class Nmbr9State:
     second_chance: bool = False
     board: int = BOARD_SIZE
     draws: int = 1
+    # Per player, the tiles set aside because they fitted nowhere on the board.
+    # Left out, none for anybody.
+    aside: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.aside:
+            object.__setattr__(self, "aside", (0,) * len(self.stacks))
+
+    def done(self, player: int) -> int:
+        """The cards this player is done with: tiles placed plus tiles set aside."""
+        return len(self.stacks[player].tiles) + self.aside[player]
 
     @property
     def round(self) -> int:
         """Index of the card being placed (``len(deck)`` once all are placed)."""
-        return min(len(s.tiles) for s in self.stacks)
+        return min(self.done(p) for p in range(len(self.stacks)))
 
     @property
     def card(self) -> int | None:
@@ -91,6 +108,7 @@ class Nmbr9State:
             "counts": [list(c) for c in self.counts],
             "totals": list(self.totals),
             "retrying": list(self.retrying),
+            "aside": list(self.aside),
             "options": {"second_chance": self.second_chance, "board": self.board},
         }
 
@@ -105,6 +123,8 @@ class Nmbr9State:
             counts=tuple(tuple(c) for c in data["counts"]),
             totals=tuple(data["totals"]),
             retrying=tuple(data["retrying"]),
+            # States saved before tiles could be set aside have none.
+            aside=tuple(data.get("aside") or ()),
             second_chance=bool(data["options"]["second_chance"]),
             board=data["options"]["board"],
         )
@@ -117,9 +137,8 @@ def counting_levels(stack: Stack) -> tuple[int, ...]:
 
 def phase(state: Nmbr9State, player: int) -> str:
     """``place``, ``wait`` (placed this card, others have not), ``count`` or ``done``."""
-    placed = len(state.stacks[player].tiles)
     if state.round < len(state.deck):
-        return "wait" if placed > state.round else "place"
+        return "wait" if state.done(player) > state.round else "place"
     levels = counting_levels(state.stacks[player])
     if len(state.counts[player]) < len(levels):
         return "count"
@@ -130,6 +149,16 @@ def phase(state: Nmbr9State, player: int) -> str:
 
 def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return items[:index] + (value,) + items[index + 1:]
+
+
+def _round_over(state: Nmbr9State, card_index: int) -> tuple[Event, ...]:
+    """After a player is done with card ``card_index``: the next card, or the
+    end of placing, when that completed the round."""
+    if state.round <= card_index:
+        return ()
+    if state.card is not None:
+        return (Event("card_revealed", None, {"card_index": state.round, "card": state.card}),)
+    return (Event("placing_over", None, {}),)
 
 
 class Nmbr9(StateStoresItself):
@@ -156,16 +185,18 @@ class Nmbr9(StateStoresItself):
             players=players, seed=seed, deck=deck_for(seed),
             stacks=(Stack(board=board),) * players, counts=((),) * players,
             totals=(None,) * players, retrying=(None,) * players,
-            second_chance=second_chance, board=board,
+            second_chance=second_chance, board=board, aside=(0,) * players,
         )
 
     def moves(self, state: Nmbr9State, player: int) -> list[dict[str, Any]]:
         """Placements are listed in full (they are the rules, not an answer);
-        counting moves are listed without their value."""
+        counting moves are listed without their value. A tile that fits
+        nowhere on the board has one move: ``set_aside``."""
         now = phase(state, player)
         if now == "place":
             assert state.card is not None
-            return [p.to_move() for p in legal_placements(state.stacks[player], state.card)]
+            placements = legal_placements(state.stacks[player], state.card)
+            return [p.to_move() for p in placements] or [{"type": "set_aside"}]
         if now == "count":
             levels = counting_levels(state.stacks[player])
             done = len(state.counts[player])
@@ -180,7 +211,7 @@ class Nmbr9(StateStoresItself):
         if not isinstance(move, dict):
             raise IllegalMove("That move makes no sense.", "malformed", field="move")
         kind = move.get("type")
-        if not isinstance(kind, str) or kind not in ("place", "level_score", "total"):
+        if not isinstance(kind, str) or kind not in PLACING + ("level_score", "total"):
             raise IllegalMove("That move makes no sense.", "malformed", field="type")
         now = phase(state, player)
         if now == "done":
@@ -188,11 +219,13 @@ class Nmbr9(StateStoresItself):
         if now == "wait":
             raise IllegalMove("Wait for the others to place their tile.", "wait_for_others",
                               card_index=state.round)
-        if (kind == "place") != (now == "place"):
+        if (kind in PLACING) != (now == "place"):
             hint = "Place your tile first." if now == "place" else "Now count your points."
             raise IllegalMove(hint, "wrong_phase", phase=now, type=kind)
         if kind == "place":
             return self._place(state, player, move)
+        if kind == "set_aside":
+            return self._set_aside(state, player)
         return self._count(state, player, kind, move)
 
     def _place(self, state: Nmbr9State, player: int, move: dict[str, Any]) -> Outcome:
@@ -208,14 +241,20 @@ class Nmbr9(StateStoresItself):
         card_index = state.round
         state = replace(state, stacks=_set(state.stacks, player,
                                            Stack(stack.tiles + (tile,), stack.board)))
-        events = [Event("placed", player, {"card_index": card_index, "tile": tile.to_json()})]
-        if state.round > card_index:
-            if state.card is not None:
-                events.append(Event("card_revealed", None,
-                                    {"card_index": state.round, "card": state.card}))
-            else:
-                events.append(Event("placing_over", None, {}))
-        return Outcome(state, tuple(events))
+        event = Event("placed", player, {"card_index": card_index, "tile": tile.to_json()})
+        return Outcome(state, (event, *_round_over(state, card_index)))
+
+    def _set_aside(self, state: Nmbr9State, player: int) -> Outcome:
+        """The tile fits nowhere on the board: it is put aside, scores nothing,
+        and this player is done with the card."""
+        digit = state.card
+        assert digit is not None
+        if legal_placements(state.stacks[player], digit):
+            raise IllegalMove("The tile fits on your board: place it.", "it_fits", digit=digit)
+        card_index = state.round
+        state = replace(state, aside=_set(state.aside, player, state.aside[player] + 1))
+        event = Event("set_aside", player, {"card_index": card_index, "digit": digit})
+        return Outcome(state, (event, *_round_over(state, card_index)))
 
     def _count(self, state: Nmbr9State, player: int, kind: str,
                move: dict[str, Any]) -> Outcome:
@@ -275,6 +314,7 @@ class Nmbr9(StateStoresItself):
                 "player": p,
                 "phase": phase(state, p),
                 "placed": len(stack.tiles),
+                "aside": state.aside[p],
                 "tiles": [t.to_json(with_cells=False) for t in stack.tiles],
                 "score": score(stack) if viewer_done and phase(state, p) == "done" else None,
             })
@@ -301,6 +341,7 @@ class Nmbr9(StateStoresItself):
                 "phase": now,
                 "stack": [t.to_json() for t in stack.tiles],
                 "top_level": stack.top,
+                "aside": state.aside[player],
                 "counting": {
                     "levels": list(levels),
                     "scores": [[lv, v] for lv, v in zip(levels, counted, strict=False)],
@@ -330,7 +371,8 @@ def bot_moves(state: Nmbr9State, player: int, seed: int = 0) -> list[dict[str, A
     now = phase(state, player)
     if now == "place":
         assert state.card is not None
-        return [bot_place(state.stacks[player], state.card, seed).to_move()]
+        placement = bot_place(state.stacks[player], state.card, seed)
+        return [placement.to_move() if placement else {"type": "set_aside"}]
     if now == "count":
         stack = state.stacks[player]
         scores = level_scores(stack)

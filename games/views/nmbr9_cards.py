@@ -79,7 +79,7 @@ def cards_context(session: GameSession) -> dict[str, Any]:
     for table in tables:
         state = GAME.from_json(table.state)
         now = phase(state, 0)
-        if len(state.stacks[0].tiles) >= shown:
+        if state.done(0) >= shown:  # placed or set aside
             placed.append(names[table.pk])
         else:
             placing.append(names[table.pk])

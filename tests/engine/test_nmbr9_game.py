@@ -153,7 +153,7 @@ def test_refused_moves(move, code):
 
 junk = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4)
 moves = st.fixed_dictionaries(
-    {"type": st.sampled_from(["place", "level_score", "total", "?"])},
+    {"type": st.sampled_from(["place", "set_aside", "level_score", "total", "?"])},
     optional={k: junk | st.integers(-2, 21) for k in ("rotation", "x", "y", "level", "value")},
 )
 
@@ -227,3 +227,107 @@ def test_bot_is_fast_and_scores():
         stack = stack.place(digit, *p)
     assert slowest < 0.05
     assert score(stack) == score(bot_stack(deck, 1)) == bot_score(3, 1) > 20
+
+
+# --------------------------------------------------------------------------- no room
+
+# Seed 0 on a 12-cell board: the bot's first 15 tiles leave no room for the
+# 16th card, a 3 (found with bot_stack over seeds 0..200, as in the brief).
+STUCK_TILES = (
+    (2, 0, 4, 4, 0),
+    (1, 0, 6, 6, 0),
+    (7, 1, 4, 6, 1),
+    (5, 1, 6, 8, 0),
+    (0, 1, 2, 8, 0),
+    (3, 1, 6, 8, 1),
+    (6, 2, 7, 4, 0),
+    (7, 1, 6, 4, 1),
+    (8, 0, 2, 4, 0),
+    (0, 1, 5, 1, 0),
+    (8, 0, 0, 4, 0),
+    (2, 0, 2, 4, 1),
+    (4, 0, 2, 4, 2),
+    (6, 3, 1, 1, 0),
+    (5, 2, 9, 0, 0),
+)
+
+
+def _stuck(players=1):
+    """Player 0 must place the 16th card (a 3) and it fits nowhere; the others
+    (if any) have placed it already."""
+    state = GAME.new({"board": 12}, players, 0)
+    stuck = Stack(tuple(Tile(*t) for t in STUCK_TILES), 12)
+    assert not stack_problems(stuck)
+    others = (bot_stack(state.deck[:16], 1, board=12),) * (players - 1)
+    state = replace(state, stacks=(stuck,) + others)
+    assert state.round == 15 and state.card == 3 and phase(state, 0) == "place"
+    return state
+
+
+def test_a_tile_that_fits_nowhere_is_set_aside():
+    state = _stuck()
+    assert GAME.moves(state, 0) == [{"type": "set_aside"}]
+    assert bot_moves(state, 0) == [{"type": "set_aside"}]
+    out = GAME.apply(state, 0, {"type": "set_aside"})
+    assert [e.kind for e in out.events] == ["set_aside", "card_revealed"]
+    assert out.events[0].player == 0
+    assert out.events[0].data == {"card_index": 15, "digit": 3}
+    assert out.events[1].data == {"card_index": 16, "card": state.deck[16]}
+    after = out.state
+    assert after.aside == (1,) and after.stacks == state.stacks  # nothing placed, nothing scored
+    assert after.round == 16 and after.card == state.deck[16]
+    assert GAME.from_json(json.loads(json.dumps(GAME.to_json(after)))) == after
+    # The game goes on to the end with the bot, setting aside what fits nowhere.
+    final, _log = _play_all(after)
+    assert GAME.result(final).scores == (score(final.stacks[0]),)
+    assert len(final.stacks[0].tiles) + final.aside[0] == 20
+
+
+def test_set_aside_waits_for_the_others_like_a_placement():
+    state = _stuck(players=2)
+    state = replace(state, stacks=(state.stacks[0], Stack(state.stacks[1].tiles[:15], 12)))
+    out = GAME.apply(state, 0, {"type": "set_aside"})
+    assert [e.kind for e in out.events] == ["set_aside"]
+    assert phase(out.state, 0) == "wait" and phase(out.state, 1) == "place"
+    assert out.state.card == 3  # player 1 still places the same card
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(out.state, 0, {"type": "set_aside"})
+    assert err.value.code == "wait_for_others"
+    out = GAME.apply(out.state, 1, bot_moves(out.state, 1)[0])
+    assert out.events[-1].kind == "card_revealed" and out.state.round == 16
+
+
+def test_set_aside_is_refused_when_the_tile_fits():
+    state = GAME.new({"board": 12}, 1, 0)
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(state, 0, {"type": "set_aside"})
+    assert err.value.code == "it_fits" and err.value.reason
+    assert {"type": "set_aside"} not in GAME.moves(state, 0)
+    stuck = _stuck()
+    counted = replace(stuck, deck=stuck.deck[:15])
+    assert phase(counted, 0) == "count"
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(counted, 0, {"type": "set_aside"})
+    assert err.value.code == "wrong_phase"
+
+
+def test_a_state_saved_before_set_aside_existed_still_reads():
+    state = GAME.new({}, 2, 5)
+    state = GAME.apply(state, 1, bot_moves(state, 1)[0]).state
+    data = json.loads(json.dumps(GAME.to_json(state)))
+    assert data["aside"] == [0, 0]
+    del data["aside"]
+    old = GAME.from_json(data)
+    assert old == state and old.aside == (0, 0) and phase(old, 1) == "wait"
+
+
+def test_the_bot_finishes_small_boards_it_used_to_crash_on():
+    # Before set_aside, bot_place raised ValueError (max() of nothing) here.
+    deck = deck_for(0)
+    stack = bot_stack(deck, 0, board=12)
+    assert 0 < len(stack.tiles) < 20 and not stack_problems(stack)
+    assert bot_score(0, 0, board=12) == score(stack)
+    assert bot_place(Stack(tuple(Tile(*t) for t in STUCK_TILES), 12), 3) is None
+    state, log = _play_all(GAME.new({"board": 12}, 2, 1))
+    assert GAME.result(state) is not None and sum(state.aside) > 0
+    assert {"type": "set_aside"} in [move for _player, move in log]

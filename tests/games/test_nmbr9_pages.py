@@ -11,11 +11,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Attempt
-from engine.nmbr9 import GAME, bot_moves, bot_score, level_scores
+from engine.nmbr9 import GAME, Stack, Tile, bot_moves, bot_score, level_scores
 from games import services
 from games.models import Move, Table
 from games.views.tables import poll_token
 from tests.conftest import tap_pictures
+from tests.engine.test_nmbr9_game import STUCK_TILES
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -162,6 +163,30 @@ def test_a_tile_on_two_tiles_goes_up_a_level(start, pupil_client, pupils):
     html = post_move(pupil_client, table, type="place", rotation=0, x=7, y=5, level=1)
     assert "placed tile 1 on level 1" in html.content.decode()
     assert state_of(table).stacks[0].top == 1
+
+
+def test_a_tile_that_fits_nowhere_is_put_aside_with_one_button(start, pupil_client, pupils):
+    session = start()
+    table = lea_table(session, pupils)
+    refused = post_move(pupil_client, table, type="set_aside").content.decode()
+    assert "fits on your board" in refused and not Move.objects.exists()
+    # A 12-cell board whose stack leaves no room for the 16th card, a 3.
+    tiles = tuple(Tile(*t) for t in STUCK_TILES)
+    state = replace(GAME.new({"board": 12}, 1, 0), stacks=(Stack(tiles, 12),))
+    set_state(table, state)
+    html = page_of(pupil_client, table)
+    assert "Your 3 fits nowhere on your board. Put it aside: it scores nothing." in html
+    assert place_data(html) is None
+    form = re.search(r'<form class="n9-aside-form".*?</form>', html, re.S).group(0)
+    assert 'name="type" value="set_aside"' in form and 'name="version"' in form
+    assert "btn big" in form and "Put it aside" in form
+    french = page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Ton 3 ne rentre nulle part sur ton plateau." in french and "Mettre de côté" in french
+    html = post_move(pupil_client, table, type="set_aside").content.decode()
+    after = state_of(table)
+    assert after.aside == (1,) and after.stacks == state.stacks and after.round == 16
+    assert "set tile 3 aside" in html
+    assert f"Card 17 of 20: place your {after.card}!" in html
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from engine.core import IllegalMove
 from engine.nmbr9 import GAME, Stack, bot_moves, bot_score, phase, score
-from engine.nmbr9.game import MAX_TYPED, counting_levels
+from engine.nmbr9.game import MAX_TYPED, PLACING, counting_levels
 from engine.nmbr9.stack import Tile, legal_placements, level_digit_sums
 from games import live, narration
 from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter, drawn_once
@@ -135,6 +135,7 @@ class Nmbr9Presenter(Presenter):
     urls = "games.views.nmbr9_cards"
     move_fields = {
         "place": ("rotation", "x", "y", "level"),
+        "set_aside": (),
         "level_score": ("level", "value"),
         "total": ("value",),
     }
@@ -151,7 +152,7 @@ class Nmbr9Presenter(Presenter):
         return _("Something was missing. Tap again.")
 
     def check(self, table, state, player: int, move: dict[str, Any]) -> None:
-        if move.get("type") == "place" and card_gated(table, state, player):
+        if move.get("type") in PLACING and card_gated(table, state, player):
             raise IllegalMove(
                 "Wait for the teacher to turn the next card.",
                 "wait_for_card",
@@ -174,9 +175,8 @@ class Nmbr9Presenter(Presenter):
         # others' placements change neither.
         if player is None:
             return ""
-        stack = state.stacks[player]
         return (
-            f"{state.round}|{len(stack.tiles)}|{len(state.counts[player])}"
+            f"{state.round}|{state.done(player)}|{len(state.counts[player])}"
             f"|{state.totals[player]}|{state.retrying[player]}"
         )
 
@@ -195,6 +195,11 @@ class Nmbr9Presenter(Presenter):
             if who:
                 return _("%(who)s placed tile %(digit)s on level %(level)s.") % values
             return _("Tile %(digit)s placed on level %(level)s.") % values
+        if kind == "set_aside":
+            values = {"who": who, "digit": data.get("digit")}
+            if who:
+                return _("%(who)s set tile %(digit)s aside: it fits nowhere.") % values
+            return _("Tile %(digit)s set aside: it fits nowhere.") % values
         if kind == "placing_over":
             return _("All the tiles are placed. Time to count!")
         if kind == "try_again":
@@ -254,6 +259,7 @@ class Nmbr9Presenter(Presenter):
                 "The tile must touch a tile of its level along a side (a corner is not enough)."
             ),
             "levels_first": _("Count every level first."),
+            "it_fits": _("Your tile fits on your board: place it."),
             "game_over": _("You have finished this game."),
         }
         return messages.get(error.code) or narration.refusal(error)
@@ -432,6 +438,10 @@ class Nmbr9Presenter(Presenter):
         stack = state.stacks[player]
         counting = view.get("counting") or {}
         placing = mine == "place" and table.session.is_running
+        legal = legal_for(stack.tiles, state.card, stack.board) if placing else ()
+        # Nowhere to put the tile: one button sets it aside (RULES.md 2.4).
+        no_room = placing and not legal
+        placing = placing and not no_room
         part: dict[str, Any] = {
             "board_html": self._stack_html(
                 stack.tiles,
@@ -458,12 +468,16 @@ class Nmbr9Presenter(Presenter):
                 "board": state.board,
                 "digit": state.card,
                 "shapes": view["card_shapes"],
-                "legal": legal_for(stack.tiles, state.card, stack.board),
+                "legal": legal,
                 "stack": [{"cells": t["cells"], "level": t["level"]} for t in view["stack"]],
                 "texts": self.texts(),
             }
             part["place"] = place
             part["place_json"] = json_script(place, "n9-place-data", encoder=CompactJSON)
+        if no_room:
+            part["no_room"] = _(
+                "Your %(digit)s fits nowhere on your board. Put it aside: it scores nothing."
+            ) % {"digit": state.card}
         return part
 
     def _counting_part(self, stack: Stack, view, mine: str) -> dict[str, Any]:
