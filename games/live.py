@@ -121,6 +121,20 @@ return 0
 _scripts: dict[int, object] = {}
 
 
+@dataclass(frozen=True)
+class Published:
+    """What ``publish`` did: whether the token is kept (the object's truth),
+    and whether the token it replaced named the same due moment. A turn's or
+    the game's time is the same at each move until the turn changes: the
+    move that first set it put the server's move on the schedule."""
+
+    kept: bool
+    due_known: bool = False
+
+    def __bool__(self) -> bool:
+        return self.kept
+
+
 def publish(
     table_id: int, table_stamp: str, due: float | None, *, session=None, ring: bool = False
 ) -> Published:
@@ -150,20 +164,6 @@ def publish(
               channel(table_id) if ring else "", table_stamp],
     )
     return Published(kept in (1, 3), due_known=kept == 3)
-
-
-@dataclass(frozen=True)
-class Published:
-    """What ``publish`` did: whether the token is kept (the object's truth),
-    and whether the token it replaced named the same due moment. A turn's or
-    the game's time is the same at each move until the turn changes: the
-    move that first set it put the server's move on the schedule."""
-
-    kept: bool
-    due_known: bool = False
-
-    def __bool__(self) -> bool:
-        return self.kept
 
 
 def _publish_in_cache(table_id: int, table_stamp: str, due: float | None, session) -> bool:

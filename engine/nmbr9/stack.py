@@ -159,29 +159,24 @@ def legal_placements(stack: Stack, digit: int) -> list[Placement]:
         ]
     found: list[Placement] = []
     for level in range(len(grids) + 1):
-        here = grids[level] if level < len(grids) else {}
-        beside = _beside(here)
         below = grids[level - 1] if level else {}
         if level and len(set(below.values())) < 2:
             continue  # the level below holds only one tile: nothing can go above it
+        here = grids[level] if level < len(grids) else {}
+        beside = _beside(here)
         for rotation in DISTINCT_ROTATIONS[digit]:
             turned = shape(digit, rotation)  # its cells, from its box's top-left corner
             width, height = size(digit, rotation)
-
-            def reaching(cells, turned=turned) -> set[Cell]:
-                # The top-left corners from which a cell of the tile lands on one of these.
-                return {(cx - dx, cy - dy) for cx, cy in cells for dx, dy in turned}
-
             if level == 0:
                 # The stack is not empty, so level 0 has tiles: a new one touches them.
-                origins = reaching(beside) - reaching(here)
+                origins = _reaching(beside, turned) - _reaching(here, turned)
             else:
                 # On the level below: every cell of the tile on one of its tiles.
                 origins = set.intersection(
                     *({(bx - dx, by - dy) for bx, by in below} for dx, dy in turned)
                 )
                 if here:
-                    origins = (origins & reaching(beside)) - reaching(here)
+                    origins = (origins & _reaching(beside, turned)) - _reaching(here, turned)
             for x, y in origins:
                 if not (0 <= x <= board - width and 0 <= y <= board - height):
                     continue
@@ -190,6 +185,11 @@ def legal_placements(stack: Stack, digit: int) -> list[Placement]:
                 found.append(Placement(rotation, x, y, level))
     found.sort(key=lambda p: (p.level, p.rotation, p.x, p.y))
     return found
+
+
+def _reaching(cells, turned: frozenset[Cell]) -> set[Cell]:
+    """The top-left corners from which a cell of the turned tile lands on one of these."""
+    return {(cx - dx, cy - dy) for cx, cy in cells for dx, dy in turned}
 
 
 def _beside(cells: dict[Cell, int]) -> set[Cell]:

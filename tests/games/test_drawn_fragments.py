@@ -128,6 +128,7 @@ def test_a_number_quest_board_is_joined_from_squares_drawn_once():
     view = GAME.view(GAME.new(None, 4, 1), 0)
     presenter.board_html(_Table(1, 1), view, tappable=None, chain=set(), move_id="")
     squares = len(presenter._squares)
+    assert squares >= len(view["board"]["squares"])  # each kept, once drawn
     view["board"]["squares"][3]["owner"] = 2
     covered = presenter.board_html(_Table(2, 1), view, tappable=None, chain=set(), move_id="")
     assert len(presenter._squares) <= squares + 1

@@ -441,7 +441,7 @@ class Nmbr9Presenter(Presenter):
         legal = legal_for(stack.tiles, state.card, stack.board) if placing else ()
         # Nowhere to put the tile: one button sets it aside (RULES.md 2.4).
         no_room = placing and not legal
-        placing = placing and not no_room
+        placing = bool(legal)
         part: dict[str, Any] = {
             "board_html": self._stack_html(
                 stack.tiles,
