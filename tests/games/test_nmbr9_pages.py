@@ -165,7 +165,9 @@ def test_a_tile_on_two_tiles_goes_up_a_level(start, pupil_client, pupils):
     assert state_of(table).stacks[0].top == 1
 
 
-def test_a_tile_that_fits_nowhere_is_put_aside_with_one_button(start, pupil_client, pupils):
+def test_a_tile_that_fits_nowhere_is_put_aside_with_one_button(
+    start, pupil_client, teacher_client, pupils
+):
     session = start()
     table = lea_table(session, pupils)
     refused = post_move(pupil_client, table, type="set_aside").content.decode()
@@ -187,6 +189,13 @@ def test_a_tile_that_fits_nowhere_is_put_aside_with_one_button(start, pupil_clie
     assert after.aside == (1,) and after.stacks == state.stacks and after.round == 16
     assert "set tile 3 aside" in html
     assert f"Card 17 of 20: place your {after.card}!" in html
+    # The teacher counts the tile set aside among the cards done, and says so.
+    live = teacher_client.get(reverse("games:session_live", args=[session.pk])).content.decode()
+    assert "16 of 20 tiles · 1 set aside" in live
+    live = teacher_client.get(
+        reverse("games:session_live", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert "tuiles : 16 sur 20 · 1 mise de côté" in live
 
 
 @pytest.mark.parametrize(

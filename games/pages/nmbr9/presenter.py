@@ -319,7 +319,10 @@ class Nmbr9Presenter(Presenter):
         minis = [
             {
                 "name": names.get(p, "?"),
-                "placed": len(state.stacks[p].tiles),
+                # A tile set aside is a card done with: counted, so that a
+                # pupil who has finished shows as finished.
+                "placed": state.done(p),
+                "aside": state.aside[p],
                 "svg": self._stack_html(state.stacks[p].tiles, state.board, crop=True),
             }
             for p in range(state.players)
