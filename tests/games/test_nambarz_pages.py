@@ -390,3 +390,20 @@ def test_nambarz_calculations_reach_the_skill_report(start, pupil_client, teache
     assert report.status_code == 200
     assert "Nambarz" in page
     assert "3 × 3 = 9" in page or "Multiplication" in page
+
+
+def test_a_replay_joker_laid_as_the_last_card_leaves_a_draw_button(start, pupil_client):
+    # RULES 3.6: the pupil must then draw. With no card in hand the page once
+    # showed "Your turn!" and no button at all: the table waited for ever.
+    session, table = start()
+    replay = joker("replay")
+    deal(table, [[replay], [sym(7), sym(4)]], target=sym(5))
+    answer = post_move(pupil_client, table, type="joker", card=str(replay)).content.decode()
+    assert state_of(table).pending == "replay" and state_of(table).hands[0] == ()
+    assert "Your joker was your last card: draw a card." in answer
+    assert 'data-testid="draw"' in answer
+    french = page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Ton joker était ta dernière carte : pioche une carte." in french
+    assert 'data-testid="draw"' in french
+    drew = post_move(pupil_client, table, type="draw").content.decode()
+    assert 'class="note error"' not in drew and len(state_of(table).hands[0]) == 1
