@@ -9,8 +9,10 @@ Everything stays on loopback (127.0.0.1). The script
    each class playing one game, in turn: Number Quest at tables of four (the
    classic preset, tokens and bank), Number Quest alone against a computer,
    the track of ultimate numbers at tables of three, NMBR 9 at tables of four,
-   and NMBR 9 with the whole class, the teacher turning the cards; with a
-   signed-in session and a poll token for each pupil and teacher;
+   NMBR 9 with the whole class, the teacher turning the cards, Nambarz at
+   tables of four (three rounds) and NUM-X at tables of four (Speed Run), so
+   that 7 classes or more play every game; with a signed-in session and a
+   poll token for each pupil and teacher;
 3. serves the app with gunicorn in production mode (DEBUG=0) on a free port,
    with a Celery worker for the computers' moves, and with ``--push`` the
    push service (config.asgi, one uvicorn worker, as compose runs it);
@@ -88,7 +90,11 @@ CLASS_GAMES = [
     ("ultimes", {}, 3, False, False),
     ("nmbr9", {}, 4, False, False),
     ("nmbr9", {}, 1, False, True),
+    ("nambarz", {"rounds": 3, "jokers": 12}, 4, False, False),
+    ("numx", {"mode": "speed_run"}, 4, False, False),
 ]
+# The card games need two players at a table: a class of one pupil plays a computer.
+TWO_OR_MORE = {"nambarz", "numx"}
 
 
 # --------------------------------------------------------------------------- environment
@@ -190,6 +196,8 @@ def seed(out: str, classes: int, pupils: int) -> None:
         classroom = Classroom.objects.create(teacher=teacher, name=f"Bench {number + 1}")
         # The pupils shared out as evenly as the classes allow.
         count = pupils // classes + (1 if number < pupils % classes else 0)
+        if count == 1 and game in TWO_OR_MORE:
+            size, computers = 2, True
         children = [
             Pupil.objects.create(
                 classroom=classroom,
@@ -985,7 +993,8 @@ def report(result: dict, args) -> tuple[str, bool]:
         f"gunicorn: {result['config']}, DEBUG=0, PostgreSQL + Redis on 127.0.0.1",
         f"pupils: {pupils} at {result['tables']} tables in {result['teachers']} classes "
         f"(games in turn: Number Quest at 4, Number Quest against a computer, the track at 3, "
-        f"NMBR 9 at 4, NMBR 9 whole class); {result['teachers']} teachers' screens every "
+        f"NMBR 9 at 4, NMBR 9 whole class, Nambarz at 4, NUM-X at 4); "
+        f"{result['teachers']} teachers' screens every "
         f"{CARD_WAIT:g} s, a card turned every {args.card_every:g} s; "
         f"window {seconds:g} s after {args.warmup:g} s warm-up",
         "",
