@@ -258,6 +258,8 @@ class Nmbr9Mind:
 
     def next_tap(self, page: Page) -> dict[str, str] | None:
         html = page.html
+        if 'name="type" value="set_aside"' in html:
+            return {**page.form(), "type": "set_aside"}  # the tile fits nowhere on the board
         found = RE_PLACE_DATA.search(html)
         if found:
             legal = json.loads(found.group(1))["legal"]
