@@ -231,3 +231,31 @@ def test_a_concordance_is_one_tap_and_a_joker_says_what_it_does(
     tap_card(page, drw(7, 1))
     expect(page.get_by_test_id("feedback").first).to_contain_text("the same drawing")
     expect(page.locator(".ncard")).to_have_count(1)
+
+
+def test_a_replay_joker_laid_as_the_last_card_is_followed_by_a_draw(
+    live_server, page, classroom, teacher, pupils
+):
+    # RULES 3.6: with no card left after a replay joker, the pupil must draw.
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=[lea], table_size=2,
+        bot_level="beginner", seed=5,
+    )
+    table = session.tables.first()
+    table.seats.filter(pupil=lea).update(player=0)
+    replay = next(c.id for c in ENGINE.new({}, 2, 0).cards if c.joker == "replay")
+    deal(table, [[replay], [sym(9), sym(4, 1)]], target=drw(2, 1))
+    sign_in_pupil(page, live_server.url, classroom.code, lea)
+    page.get_by_role("link", name="Play at table 1").click()
+    page.locator(f'.ncard[data-card="{replay}"]').click()
+    page.get_by_test_id("play-joker").click()
+    expect(page.get_by_test_id("last-joker")).to_have_text(
+        "Your joker was your last card: draw a card."
+    )
+    draw = page.get_by_test_id("draw")
+    assert draw.bounding_box()["height"] >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= 768
+    shot(page, "7-last-joker")
+    draw.click()
+    expect(page.get_by_test_id("drawn")).to_contain_text("You drew")
