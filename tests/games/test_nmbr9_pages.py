@@ -7,12 +7,16 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.db.models import F
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Attempt
 from engine.nmbr9 import GAME, Stack, Tile, bot_moves, bot_score, level_scores
-from games import services
+from games import live, services
 from games.models import Move, Table
 from games.views.tables import poll_token
 from tests.conftest import tap_pictures
@@ -166,7 +170,7 @@ def test_a_tile_on_two_tiles_goes_up_a_level(start, pupil_client, pupils):
 
 
 def test_a_tile_that_fits_nowhere_is_put_aside_with_one_button(
-    start, pupil_client, teacher_client, pupils
+    start, pupil_client, teacher, pupils
 ):
     session = start()
     table = lea_table(session, pupils)
@@ -190,6 +194,8 @@ def test_a_tile_that_fits_nowhere_is_put_aside_with_one_button(
     assert "set tile 3 aside" in html
     assert f"Card 17 of 20: place your {after.card}!" in html
     # The teacher counts the tile set aside among the cards done, and says so.
+    teacher_client = Client()
+    teacher_client.force_login(teacher)
     live = teacher_client.get(reverse("games:session_live", args=[session.pk])).content.decode()
     assert "16 of 20 tiles · 1 set aside" in live
     live = teacher_client.get(
@@ -607,3 +613,46 @@ def test_a_second_tap_that_raced_the_first_turns_no_second_card(start, pupils):
     assert services.show_next_card(session, expected=1) == 2
     session.refresh_from_db()
     assert session.cards_shown == 2
+
+
+def test_the_teacher_sees_each_tables_last_count_without_a_query_per_table(
+    start, pupil_client, teacher, pupils
+):
+    session = start(players=3, whole_class=True, second_chance=True)
+    teacher_client = Client()
+    teacher_client.force_login(teacher)
+    url = reverse("games:session_live", args=[session.pk])
+    tables = list(session.tables.all())
+    table = lea_table(session, pupils)
+    teacher_client.get(url)
+
+    def counting(chosen):
+        for one in chosen:
+            all_placed(one)
+            Table.objects.filter(pk=one.pk).update(version=F("version") + 1)
+            live.bump(one.pk)
+
+    counting([table])
+    with CaptureQueriesContext(connection) as one_counting:
+        teacher_client.get(url)
+    counting([other for other in tables if other != table])
+    with CaptureQueriesContext(connection) as all_counting:
+        teacher_client.get(url)
+    assert len(all_counting) == len(one_counting)
+
+    state = state_of(table)
+    scores = level_scores(state.stacks[0])
+    top = max(scores)
+    post_move(pupil_client, table, type="level_score", level=top, value=scores[top] + 1)
+    seen = teacher_client.get(url).content.decode()
+    assert f"Léa M.: {top} × {scores[top] // top} = {scores[top] + 1} ✗" in seen
+    post_move(pupil_client, table, type="level_score", level=top, value=scores[top])
+    seen = teacher_client.get(url).content.decode()
+    assert f"Léa M.: {top} × {scores[top] // top} = {scores[top]} ✓" in seen
+    for level in sorted(scores, reverse=True)[1:]:
+        post_move(pupil_client, table, type="level_score", level=level, value=scores[level])
+    if len(scores) >= 2:
+        post_move(pupil_client, table, type="total", value=sum(scores.values()))
+        parts = " + ".join(str(scores[lv]) for lv in sorted(scores, reverse=True))
+        seen = teacher_client.get(url).content.decode()
+        assert f"Léa M.: {parts} = {sum(scores.values())} ✓" in seen

@@ -28,7 +28,7 @@ from engine.core import IllegalMove
 from engine.nmbr9 import GAME, Stack, bot_moves, bot_score, phase, score
 from engine.nmbr9.game import MAX_TYPED, PLACING, counting_levels
 from engine.nmbr9.stack import Tile, legal_placements, level_digit_sums
-from games import live, narration
+from games import live, narration, selectors
 from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter, drawn_once
 
 from . import drawing as stacks
@@ -332,6 +332,10 @@ class Nmbr9Presenter(Presenter):
             {"minis": minis, "cards_total": len(state.deck), "solo": state.players == 1},
         )
 
+    # The live view reads each table's last move with the others' in one
+    # query: once counting starts, every move is a count.
+    card_moves = 1
+
     def card_context(self, table, state, names, moves) -> dict[str, Any]:
         over = GAME.result(state) is not None
         phases = [phase(state, p) for p in range(state.players)]
@@ -341,7 +345,7 @@ class Nmbr9Presenter(Presenter):
             "stuck_player": None,
             # Not teacher_board's copy: the live view keeps the card it draws.
             "board_html": self._minis_html(state, names),
-            "last_calculation": self._last_count(table, phases),
+            "last_calculation": _last_count(state, names, moves[0] if moves else None),
         }
 
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
@@ -423,8 +427,11 @@ class Nmbr9Presenter(Presenter):
         session = table.session
         part: dict[str, Any] = {
             "board_html": self.teacher_board(table, state, names),
-            "last_calculation": self._last_count(table, phases),
+            "last_calculation": "",
         }
+        if any(p in ("count", "done") for p in phases):
+            last = selectors.last_moves({table.pk: 1})[table.pk]
+            part["last_calculation"] = _last_count(state, names, last[0] if last else None)
         card = state.card
         if session.whole_class:
             # The pupil may have placed every turned card: show the last one turned.
@@ -556,21 +563,27 @@ class Nmbr9Presenter(Presenter):
                 )
         return lines
 
-    def _last_count(self, table, phases: list[str]) -> str:
-        """The teacher's view: the last count typed at this table."""
-        if not any(p in ("count", "done") for p in phases):
-            return ""
-        from classroom.models import Attempt
 
-        attempt = (
-            Attempt.objects.filter(table=table).select_related("pupil").order_by("-pk").first()
-        )
-        if attempt is None:
-            return ""
-        sign = "×" if attempt.skill == "mul" else "+"
-        text = f" {sign} ".join(str(v) for v in attempt.operands) + f" = {attempt.given}"
-        mark = "✓" if attempt.correct else "✗"
-        return f"{attempt.pupil.short_name}: {text} {mark}"
+def _last_count(state, names: dict[int, str], move: tuple | None) -> str:
+    """The teacher's view: the count typed in the table's last move, if it was
+    one, as "Léa M.: 3 × 12 = 36 ✓". The operands are the stack's, which no
+    longer changes once its player counts."""
+    if move is None:
+        return ""
+    _number, player, _pupil_id, events = move
+    for event in events:
+        if event.get("kind") in ("answer", "try_again") and player is not None:
+            data = event.get("data") or {}
+            step = str(data.get("step", ""))
+            if step.startswith("level:"):
+                level = int(step.split(":", 1)[1])
+                sums = level_digit_sums(state.stacks[player])
+                text = f"{level} × {sums.get(level, 0)}"
+            else:
+                text = " + ".join(str(v) for v in state.counts[player])
+            mark = "✓" if data.get("correct") else "✗"
+            return f"{names.get(player, '?')}: {text} = {data.get('given')} {mark}"
+    return ""
 
 
 PRESENTER = Nmbr9Presenter()
