@@ -279,6 +279,11 @@ class Presenter:
     # reads them for all the cards it draws in one query.
     card_moves = 0
 
+    def card_moves_of(self, table) -> int:
+        """``card_moves`` for this table: a game whose card reads moves only
+        in some phases asks for none in the others."""
+        return self.card_moves
+
     def card_context(
         self, table, state, names: dict[int, str], moves: list[tuple]
     ) -> dict[str, Any] | None:

@@ -79,7 +79,7 @@ def _draw(
     read = selectors.card_tables([r.pk for r in rows], session_id, teacher_id)
     seats = dict(zip((t.pk for t in read), seating.kept_many(read), strict=True))
     shown_game = presenter(read[0].session.game) if read else None
-    moves = selectors.last_moves({t.pk: shown_game.card_moves for t in read})
+    moves = selectors.last_moves({t.pk: shown_game.card_moves_of(t) for t in read})
     tables = {t.pk: t for t in read}
     drawn = []
     for row in rows:

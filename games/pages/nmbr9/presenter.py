@@ -332,9 +332,11 @@ class Nmbr9Presenter(Presenter):
             {"minis": minis, "cards_total": len(state.deck), "solo": state.players == 1},
         )
 
-    # The live view reads each table's last move with the others' in one
-    # query: once counting starts, every move is a count.
-    card_moves = 1
+    def card_moves_of(self, table) -> int:
+        """The last move, for the last count, once counting has started at
+        this table (then every move is a count); none while tiles are placed."""
+        state = GAME.from_json(table.state)
+        return int(any(phase(state, p) in ("count", "done") for p in range(state.players)))
 
     def card_context(self, table, state, names, moves) -> dict[str, Any]:
         over = GAME.result(state) is not None
