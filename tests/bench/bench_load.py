@@ -389,6 +389,7 @@ class Client:
     """One keep-alive HTTP/1.1 connection, like one tablet's browser."""
 
     retries = 0  # requests resent once because a kept-alive connection had closed
+    cpu = None  # the last answer's CPU time in the server, s (timed_wsgi's header)
 
     def __init__(self, port: int, cookies: dict[str, str] | None = None):
         self.port = port
@@ -430,6 +431,7 @@ class Client:
     async def _response(self) -> tuple[int, bytes]:
         reader = self.reader
         head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        self.cpu = None
         status = int(head[0].split(" ", 2)[1])
         length = None
         chunked = close = False
@@ -444,6 +446,8 @@ class Client:
                 chunked = True
             elif name == "connection" and value.lower() == "close":
                 close = True
+            elif name == "x-numbo-cpu-us":
+                self.cpu = int(value) / 1e6
             elif name == "set-cookie":
                 key, _, rest = value.partition("=")
                 self.cookies[key.strip()] = rest.split(";", 1)[0]
@@ -479,6 +483,8 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     outcomes: dict[str, int] = field(default_factory=dict)
     cpu_seconds: float = 0.0
+    # Per "move <game>" and "poll <game> <status>": [count, the server's CPU s].
+    cpu_by_game: dict[str, list] = field(default_factory=dict)
 
     def inside(self, at: float) -> bool:
         return self.window[0] <= at < self.window[1]
@@ -510,6 +516,12 @@ async def timed(client, stats, kind, method, target, headers=None, body=b"", als
     stats.add(kind, started, time.perf_counter() - started, status)
     if also:
         stats.add(also, started, time.perf_counter() - started, status)
+        if client.cpu is not None and stats.inside(started):
+            spent = stats.cpu_by_game.setdefault(
+                also if kind == "move" else f"{also} {status}", [0, 0.0]
+            )
+            spent[0] += 1
+            spent[1] += client.cpu
     if status >= 500:
         stats.error(kind, started, f"HTTP {status}")
     return status, content
@@ -939,13 +951,17 @@ def csrf_pair() -> tuple[str, str]:
     return secret, _mask_cipher_secret(secret)
 
 
-def cost_lines(by_kind: dict, pupil_seconds: float, bare_cost: float) -> list[str]:
+def cost_lines(
+    by_kind: dict, pupil_seconds: float, bare_cost: float, width: int = 12
+) -> list[str]:
     """Where the web workers' CPU went, by kind of request, in bare requests a pupil-second."""
-    lines = [f"  {'request':<12}{'count':>8}{'CPU ms each':>13}{'CPU s':>8}{'per pupil-s':>13}"]
+    lines = [
+        f"  {'request':<{width}}{'count':>8}{'CPU ms each':>13}{'CPU s':>8}{'per pupil-s':>13}"
+    ]
     for kind, (count, seconds) in sorted(by_kind.items(), key=lambda item: -item[1][1]):
         if count:
             lines.append(
-                f"  {kind:<12}{count:>8}{seconds / count * 1000:>13.2f}{seconds:>8.1f}"
+                f"  {kind:<{width}}{count:>8}{seconds / count * 1000:>13.2f}{seconds:>8.1f}"
                 f"{seconds / pupil_seconds / bare_cost:>13.2f}"
             )
     return lines
@@ -1018,6 +1034,11 @@ def report(result: dict, args) -> tuple[str, bool]:
         f"a pupil costs {pupil_cost:.2f} bare requests a second "
         f"(web processes {web_cores:.2f} cores for {pupils} pupils), of which:",
         *cost_lines(result["cpu_by_kind"], pupils * seconds, bare_cost),
+        "by game (the server's CPU of each answer, as the tablets received them):",
+        *cost_lines(
+            {kind: tuple(spent) for kind, spent in stats.cpu_by_game.items()},
+            pupils * seconds, bare_cost, width=30,
+        ),
         f"5xx answers: {server_errors}; failed requests: {failures} "
         f"{dict(stats.errors) | dict(poll_rate.errors) | dict(bare_rate.errors)}; "
         f"connections reopened and resent: {Client.retries}",
