@@ -183,8 +183,13 @@ class NumberQuestMind:
             (t for t in tiles if t.split("|")[0] == str(step.right) and t != left), None
         )
         if left is None or right is None:
+            # The plan no longer fits the tiles (a wrong step given a second
+            # try keeps the numbers as they were): start again where the page
+            # offers it, else plan anew from the tiles it shows.
             self.plan = []
-            return {**page.form(), "type": "clear"}
+            if 'name="type" value="clear"' in html:
+                return {**page.form(), "type": "clear"}
+            return self.next_tap(page)
         return {
             **page.form(), "type": "step", "left": left, "op": step.op, "right": right,
             "result": _typed(int(step.result)),
@@ -237,7 +242,10 @@ class TrackMind:
             if not found:
                 return None
             self.pawn = move_pawn(int(found.group(1)), int(found.group(2)))
-            return {**fields, "square": _typed(self.pawn.reached)}
+            square = _typed(self.pawn.reached)
+            if int(square) > 99:  # a slip of the finger stays on the track: no square 100
+                square = str(self.pawn.reached - 1)
+            return {**fields, "square": square}
         stay = RE_STAY.search(html)
         reached = int(stay.group(1)) if stay else None
         end = self.pawn.end if self.pawn and self.pawn.reached == reached else reached
