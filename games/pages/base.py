@@ -109,6 +109,11 @@ IN_FRAGMENT = "numbo:fragment"
 MOVE_FIELDS_SLOT = "<!--move-fields-slot-->"
 
 
+# A pupil's hand zone is 2-30 kB and changes with their hand: kept apart from
+# the fragments, so that a school's hands do not push its cards out.
+_pieces: KeptHtml[str] = KeptHtml(most=2048)
+
+
 def drawn_piece(
     kind: str, what: Hashable, template: str, context: Callable[[], dict[str, Any]]
 ) -> SafeString:
@@ -123,12 +128,12 @@ def drawn_piece(
     def draw() -> str:
         return render_to_string(template, {**context(), IN_FRAGMENT: True})
 
-    return mark_safe(_fragments.get((kind, what, get_language()), draw))  # noqa: S308
+    return mark_safe(_pieces.get((kind, what, get_language()), draw))  # noqa: S308
 
 
-# What a table's log says of its last moves, for those moves (repr'd: their
-# events are JSON), the names and the language: every tablet at the table reads
-# the same moves, and the log was a tenth of a card game's page.
+# What a table's log says of its last moves, for those moves (their key), the
+# names and the language: every tablet at the table reads the same moves, and
+# the log was a tenth of a card game's page.
 _words: KeptHtml[tuple[str, ...]] = KeptHtml(most=1024)
 
 
@@ -140,16 +145,17 @@ def kept_words(
     return _words.get((kind, what, get_language()), write)
 
 
-def recent_moves(table, count: int) -> list[tuple]:
+def recent_moves(table, count: int) -> tuple[list[tuple], tuple]:
     """The table's last ``count`` moves, newest first, as (number, player,
-    pupil id, events), read once per table object: a move's answer and the
-    pages drawn with it share the saved table. The live card's select,
-    written out in SQL: the ORM took longer to build it than the database
-    to answer."""
+    pupil id, events), and a key of what they hold (selectors.recent_moves),
+    read once per table object: a move's answer and the pages drawn with it
+    share the saved table. The live card's select, written out in SQL: the
+    ORM took longer to build it than the database to answer."""
     kept = table.__dict__.get("_recent_moves")
     if kept is None or kept[0] != (table.version, count):
-        moves = selectors.last_moves({table.pk: count})[table.pk]
-        kept = table.__dict__["_recent_moves"] = ((table.version, count), moves)
+        kept = table.__dict__["_recent_moves"] = (
+            (table.version, count), selectors.recent_moves(table.pk, count)
+        )
     return kept[1]
 
 

@@ -58,15 +58,18 @@ def frozen(value: Any) -> Any:
         return (SafeData if isinstance(value, SafeData) else str, str(value))
     if isinstance(value, Promise):
         return str(value)  # a lazy translation, in the active language (in the key)
-    # Items that are their own key are taken as they are: a list of players
-    # or a hand of cards is mostly names and numbers, and a call each was
-    # most of a key's cost.
+    # Names, numbers and flags are frozen in place: a list of players or a
+    # hand of cards is mostly those, and a call each was most of a key's cost.
     if isinstance(value, (list, tuple)):
         return (kind, tuple(
-            item if type(item) in ITSELF else frozen(item) for item in value))
+            item if type(item) in ITSELF else (bool, item) if type(item) is bool
+            else frozen(item)
+            for item in value
+        ))
     if isinstance(value, dict):
         return (dict, tuple(
-            (k if type(k) in ITSELF else frozen(k), v if type(v) in ITSELF else frozen(v))
+            (k if type(k) in ITSELF else frozen(k),
+             v if type(v) in ITSELF else (bool, v) if type(v) is bool else frozen(v))
             for k, v in value.items()
         ))
     if kind is range:

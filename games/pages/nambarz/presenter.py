@@ -320,7 +320,7 @@ class NambarzPresenter(Presenter):
         # A shared tablet shows a hand only to the pupil whose turn it is.
         hand_hidden = player is None or (shared and not your_turn)
         players = _players(state, view, names, player, winners)
-        moves = recent_moves(table, LOG_MOVES)
+        moves, said = recent_moves(table, LOG_MOVES)
         drawn = None
         if your_turn and view.get("pending") == "drawn":
             drawn = _drawn_card(state, player, view)
@@ -329,7 +329,7 @@ class NambarzPresenter(Presenter):
         wrong = any(e.get("kind") == "wrong_result" for m in moves for e in m[3] or ())
         told = kept_words(
             "nambarz-log",
-            (repr(moves), tuple(names.items()), wrong, player if wrong else None),
+            (said, tuple(names.items()), wrong, player if wrong else None),
             lambda: (_last_calculation(self, moves, names),
                      *_log(self, moves, names, player)[:LOG_LINES]),
         )

@@ -165,12 +165,12 @@ class NumxPresenter(Presenter):
         # the next pupil holds it).
         rechoose = running and state.phase == "choose" and player is not None and not shared
         hand_hidden = player is None or (shared and not your_turn)
-        history = recent_moves(table, LOG_MOVES)
+        history, said = recent_moves(table, LOG_MOVES)
         players = shown.players(state, view, names, player, waiting)
         pending = view.get("pending") or {}
         drawn = pending.get("card") if pending.get("kind") == "drawn" else None
         told = kept_words(
-            "numx-log", (repr(history), tuple(names.items())),
+            "numx-log", (said, tuple(names.items())),
             lambda: (_last_count(self, history, names), *_log(self, history, names)[:LOG_LINES]),
         )
         context: dict[str, Any] = {
