@@ -204,6 +204,9 @@ class NumxPresenter(Presenter):
             "winner_names": [p["name"] for p in players if p["winner"]],
             "you_won": any(p["winner"] and p["you"] for p in players),
             "last": state.last,
+            # What the status says of the trick to beat.
+            "last_trick": None if state.last is None else {
+                "kind": state.last.kind, "size": state.last.size, "value": state.last.value},
         }
         if your_turn and mine.startswith("malus_"):
             context["malus"] = shown.malus(view, player)
@@ -320,8 +323,11 @@ def hand_html(state, view: dict[str, Any], names: dict[int, str], player: int | 
         return {
             "hand_hidden": hidden,
             "hand": cards,
+            # Each card with its picture (the same whatever the hand's marks
+            # on it) and whether it may be tapped now.
             "hand_picks": [
-                (c, free and not (mine == "bonus" and not c["action"])
+                (c, {k: v for k, v in c.items() if k not in shown.HAND_MARKS},
+                 free and not (mine == "bonus" and not c["action"])
                  and not (mine == "blocked" and c["kind"] != "numx"))
                 for c in cards
             ],

@@ -110,6 +110,10 @@ def rainbow(state, view: dict[str, Any]) -> dict[str, Any] | None:
             "trick": len(state.tricks) - 1, "size": last.size, "value": last.value}
 
 
+# What ``hand`` marks on each card's face.
+HAND_MARKS = frozenset({"chosen", "drawn", "action"})
+
+
 def hand(view: dict[str, Any], chosen: str | None = None, drawn: str | None = None
          ) -> list[dict[str, Any]]:
     cards = []
