@@ -420,6 +420,9 @@ def hand_html(state, view: dict[str, Any], *, hidden: bool, shown_hand: bool, yo
     return drawn_piece("nambarz-hand", what, "games/nambarz/_hand_zone.html", context)
 
 
+HAND_FIELDS = ("index", "name", "colour", "current", "cards", "backs", "out_rank")
+
+
 def board_html(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
     """The target, the pile and the size of each hand: the same on every
     tablet of the table and on the teacher's live view, drawn once per
@@ -432,7 +435,9 @@ def board_html(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
             {
                 "target": drawing.card(target) if target else None,
                 "pile": view["pile"],
-                "players": players,
+                # What the board shows of each player: a move changes one or
+                # two of them, the others' hands are kept.
+                "players": [{key: p[key] for key in HAND_FIELDS} for p in players],
             },
         )
 
