@@ -349,7 +349,9 @@ def hand_html(state, view: dict[str, Any], names: dict[int, str], player: int | 
         rechoose,
         move_url,
         _rows_key([row]),
-        # The moves allowed: Éclair's show the other rows, each target is named.
+        # The moves allowed to this player: Éclair's show the other rows, each
+        # target is named; a Malus says what this player owes.
+        player if panel or malus else None,
         panel and (repr(legal), _rows_key(view["rows"]), tuple(names.items())),
         malus and repr(view.get("pending")),
         handing_out and (repr(view.get("distribution")), len(view["rows"]),
