@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -180,6 +181,32 @@ def last_moves(wanted: dict[int, int]) -> dict[int, list[tuple]]:
     for moves in found.values():
         moves.sort(key=lambda move: move[0], reverse=True)
     return found
+
+
+def recent_moves(table_id: int, count: int) -> tuple[list[tuple], tuple]:
+    """One table's last ``count`` moves as ``last_moves`` gives them, and a
+    key of what they hold: the events' JSON text, not what it decodes to. A
+    table's pages key what they work out of its moves (the log) on it, and
+    the events of a move are decoded once per process: shared by every page
+    drawn from them, they are read, never changed."""
+    connection = connections[router.db_for_read(Move)]
+    sql = _once(connection, ("moves", 1), lambda: _last_moves_sql(connection, 1))
+    read = _once(connection, ("move-head",), lambda: _reader(connection, MOVE_FIELDS[:-1], "m"))
+    rows = _fetch(connection, sql, [table_id, count])
+    rows.sort(key=lambda row: row[1], reverse=True)
+    moves = []
+    for row in rows:
+        _table_id, number, player, pupil_id = read(row[:-1])
+        moves.append((number, player, pupil_id, _events(connection.alias, row[-1])))
+    return moves, tuple((row[1], row[2], row[3], row[-1]) for row in rows)
+
+
+@lru_cache(maxsize=4096)
+def _events(alias: str, text: Any) -> Any:
+    connection = connections[alias]
+    return _once(connection, ("events",), lambda: _reader(connection, MOVE_FIELDS[-1:], "m"))(
+        [text]
+    )[0]
 
 
 ATTEMPT_FIELDS = [Attempt._meta.get_field(f) for f in ("table", "correct")]

@@ -7,16 +7,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django import forms
 from django.conf import settings
 from django.http import QueryDict
+from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from engine.core import Game, IllegalMove
+from games import selectors
 
 # A player's colour on every board, and its name for those who can't see it.
 PLAYER_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825"]
@@ -24,14 +26,17 @@ PLAYER_COLOUR_NAMES = ["red", "blue", "green", "yellow"]
 
 MAX_FIELD = 40  # no move field needs more; a huge paste is cut before it reaches the engine
 
+Kept = TypeVar("Kept")
 
-class KeptHtml:
-    """Drawn HTML kept in the process, the least recently used dropped first:
-    a hit costs a dict lookup, not a round trip. Threads share it (gthread)."""
+
+class KeptHtml(Generic[Kept]):
+    """Drawn HTML (or what a page is drawn from) kept in the process, the
+    least recently used dropped first: a hit costs a dict lookup, not a round
+    trip. Threads share it (gthread)."""
 
     def __init__(self, most: int) -> None:
         self.most = most
-        self._kept: OrderedDict[Hashable, str] = OrderedDict()
+        self._kept: OrderedDict[Hashable, Kept] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -40,7 +45,7 @@ class KeptHtml:
     def __contains__(self, key: Hashable) -> bool:
         return key in self._kept
 
-    def get(self, key: Hashable, draw: Callable[[], str]) -> str:
+    def get(self, key: Hashable, draw: Callable[[], Kept]) -> Kept:
         with self._lock:
             html = self._kept.get(key)
             if html is not None:
@@ -55,7 +60,7 @@ class KeptHtml:
 
 
 # A board is 15-25 kB: a class or three of tables, some MB per process.
-_drawn = KeptHtml(most=256)
+_drawn: KeptHtml[str] = KeptHtml(most=256)
 
 
 # A board whose squares are buttons carries the table's version and the tap's
@@ -88,13 +93,70 @@ def drawn_once(kind: str, what: Hashable, draw: Callable[[], str],
 # A fragment (a card, the keypad, a row of players) is 0.2-3 kB: some MB per
 # process hold every card of every deck in both languages and the live parts
 # of a school's tables.
-_fragments = KeptHtml(most=4096)
+_fragments: KeptHtml[str] = KeptHtml(most=4096)
 
 
 def drawn_fragment(key: Hashable, draw: Callable[[], str]) -> str:
     """A small piece of a page, drawn once per process for ``key`` (the
     ``{% drawn %}`` tag's: the template, everything it may read, the language)."""
     return _fragments.get(key, draw)
+
+
+# Set in a fragment's own context (an argument can't be named so: token_kwargs
+# takes identifiers only, and this is not one): its move forms leave
+# MOVE_FIELDS_SLOT for the page that shows it to fill with its own fields.
+IN_FRAGMENT = "numbo:fragment"
+MOVE_FIELDS_SLOT = "<!--move-fields-slot-->"
+
+
+# A pupil's hand zone is 2-30 kB and changes with their hand: kept apart from
+# the fragments, so that a school's hands do not push its cards out.
+_pieces: KeptHtml[str] = KeptHtml(most=2048)
+
+
+def drawn_piece(
+    kind: str, what: Hashable, template: str, context: Callable[[], dict[str, Any]]
+) -> SafeString:
+    """``template`` drawn with ``context()`` once per process for ``what`` and
+    the language, like a ``{% drawn %}`` fragment whose key a presenter builds
+    from what the piece shows (card ids, not the dicts a page draws them
+    from): on a hit nothing of it is worked out. ``what`` must name
+    everything ``context`` reads, as ``drawn_once``'s; the page shows the
+    piece with ``{% fragment %}``, which gives its forms the page's move
+    fields."""
+
+    def draw() -> str:
+        return render_to_string(template, {**context(), IN_FRAGMENT: True})
+
+    return mark_safe(_pieces.get((kind, what, get_language()), draw))  # noqa: S308
+
+
+# What a table's log says of its last moves, for those moves (their key), the
+# names and the language: every tablet at the table reads the same moves, and
+# the log was a tenth of a card game's page.
+_words: KeptHtml[tuple[str, ...]] = KeptHtml(most=1024)
+
+
+def kept_words(
+    kind: str, what: Hashable, write: Callable[[], tuple[str, ...]]
+) -> tuple[str, ...]:
+    """``write()``, worked out once per process for ``what`` (which must name
+    everything it reads) and the language."""
+    return _words.get((kind, what, get_language()), write)
+
+
+def recent_moves(table, count: int) -> tuple[list[tuple], tuple]:
+    """The table's last ``count`` moves, newest first, as (number, player,
+    pupil id, events), and a key of what they hold (selectors.recent_moves),
+    read once per table object: a move's answer and the pages drawn with it
+    share the saved table. The live card's select, written out in SQL: the
+    ORM took longer to build it than the database to answer."""
+    kept = table.__dict__.get("_recent_moves")
+    if kept is None or kept[0] != (table.version, count):
+        kept = table.__dict__["_recent_moves"] = (
+            (table.version, count), selectors.recent_moves(table.pk, count)
+        )
+    return kept[1]
 
 
 @lru_cache(maxsize=8192)

@@ -9,6 +9,10 @@ draws is a function of its arguments and the language, and the key holds
 them all. A fragment can therefore never carry one viewer's secrets to
 another, nor an old version of the table: a changed argument is another key.
 
+``{% fragment piece %}`` shows a piece a presenter drew once per process
+(games.pages.base.drawn_piece) for a key it built from what the piece shows,
+its move forms filled like a ``{% drawn %}`` fragment's.
+
 ``{% move_fields %}`` is the hidden fields of a move form
 (``games/_move_fields.html``): a page of five forms draws them once. Inside a
 fragment it leaves a slot, which the page fills with its own fields: a form
@@ -25,12 +29,17 @@ from django.template.base import FilterExpression, Node, NodeList
 from django.template.context import Context
 from django.template.loader_tags import construct_relative_path
 from django.utils.functional import Promise
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import get_language
 
-from games.pages.base import drawn_fragment
+from games.pages.base import IN_FRAGMENT, MOVE_FIELDS_SLOT, drawn_fragment
 
 register = template.Library()
+
+
+# What ``frozen`` keeps as it is.
+ITSELF = frozenset({int, str, type(None)})
 
 
 def frozen(value: Any) -> Any:
@@ -49,21 +58,25 @@ def frozen(value: Any) -> Any:
         return (SafeData if isinstance(value, SafeData) else str, str(value))
     if isinstance(value, Promise):
         return str(value)  # a lazy translation, in the active language (in the key)
+    # Names, numbers and flags are frozen in place: a list of players or a
+    # hand of cards is mostly those, and a call each was most of a key's cost.
     if isinstance(value, (list, tuple)):
-        return (kind, tuple(frozen(item) for item in value))
+        return (kind, tuple(
+            item if type(item) in ITSELF else (bool, item) if type(item) is bool
+            else frozen(item)
+            for item in value
+        ))
     if isinstance(value, dict):
-        return (dict, tuple((frozen(k), frozen(v)) for k, v in value.items()))
+        return (dict, tuple(
+            (k if type(k) in ITSELF else frozen(k),
+             v if type(v) in ITSELF else (bool, v) if type(v) is bool else frozen(v))
+            for k, v in value.items()
+        ))
     if kind is range:
         return (range, value.start, value.stop, value.step)
     if isinstance(value, (set, frozenset)):
         return (frozenset, frozenset(frozen(item) for item in value))
     raise TypeError(f"{{% drawn %}} takes plain data, not {kind.__name__}: {value!r:.80}")
-
-
-# Set in a fragment's own context (an argument can't be named so: token_kwargs
-# takes identifiers only, and this is not one).
-IN_FRAGMENT = "numbo:fragment"
-MOVE_FIELDS_SLOT = "<!--move-fields-slot-->"
 
 
 class DrawnNode(Node):
@@ -114,6 +127,18 @@ def do_drawn(parser, token) -> DrawnNode:
     if len(arguments) != len(bits) - 2:
         raise template.TemplateSyntaxError("drawn takes name=value pairs after the template")
     return DrawnNode(parser.compile_filter(bits[1]), arguments)
+
+
+@register.simple_tag(takes_context=True)
+def fragment(context: Context, html: Any) -> str:
+    """``{% fragment piece %}``: a piece a presenter drew once per process
+    (games.pages.base.drawn_piece), its forms given this page's move fields.
+    Anything but our own safe HTML is escaped, as ``{{ piece }}`` would."""
+    if not isinstance(html, SafeData):
+        return conditional_escape(html)
+    if MOVE_FIELDS_SLOT in html and not context.get(IN_FRAGMENT):
+        html = html.replace(MOVE_FIELDS_SLOT, page_move_fields(context))
+    return mark_safe(html)  # noqa: S308 - our own rendered template
 
 
 MOVE_FIELDS = "games/_move_fields.html"

@@ -38,7 +38,7 @@ def _render(
 ) -> HttpResponse:
     state = engine_of(table.session.game).from_json(table.state)
     player = services.player_for(table, pupil, state)
-    context = table_context(table, player=player, pupil=pupil, **extra)
+    context = table_context(table, player=player, pupil=pupil, state=state, **extra)
     partial = bool(request.htmx) if partial is None else partial
     name = "_table.html" if partial else "play.html"
     template = f"games/{table.session.game}/{name}"

@@ -53,15 +53,18 @@ def table_context(
     note: str = "",
     note_kind: str = "info",
     for_watchers: bool = False,
+    state: Any = None,
 ) -> dict[str, Any]:
     """Everything a table's templates draw, for a pupil (``player``) or, with
     ``player=None``, for the teacher's live view and the projector.
 
     ``for_watchers``: the page every watcher shares (games.watching), with
-    slots for the poll token and the "(you)" mark."""
+    slots for the poll token and the "(you)" mark. ``state``: the table's
+    state, when the caller has read it already."""
     session = table.session
     shown = presenter(session.game)
-    state = shown.engine.from_json(table.state)
+    if state is None:
+        state = shown.engine.from_json(table.state)
     view = shown.engine.view(state, player)
     names = seat_names(table)
     token = (

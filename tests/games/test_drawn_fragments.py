@@ -157,3 +157,30 @@ def test_a_number_quest_board_keeps_its_squares_in_each_language():
         french = presenter.board_html(_Table(8, 1), view, tappable=1, chain=set(), move_id="")
     assert 'aria-label="Square 1"' in english and "Case" not in english
     assert 'aria-label="Case 1"' in french and "Square" not in french
+
+
+def test_a_piece_is_drawn_once_for_its_key_in_each_language():
+    """A presenter's piece (base.drawn_piece) is drawn from its context only
+    when its key is new: its forms leave the move fields to the page, which
+    {% fragment %} fills with each page's own."""
+    asked = []
+
+    def context():
+        asked.append(1)
+        return {"pending": "", "move_url": "/tables/5/move/", "operations": [("+", "+")],
+                "brackets": False, "target_number": 7, "target_animal": None, "bound": []}
+
+    key = ("test", object())  # no other test's key
+    with translation.override("en"):
+        first = base.drawn_piece("test-forms", key, "games/nambarz/_forms.html", context)
+        again = base.drawn_piece("test-forms", key, "games/nambarz/_forms.html", context)
+    with translation.override("fr"):
+        french = base.drawn_piece("test-forms", key, "games/nambarz/_forms.html", context)
+    assert first == again and len(asked) == 2 and french != first
+    assert base.MOVE_FIELDS_SLOT in first and "tap-" not in first
+    page = render("{% fragment piece %}{% fragment piece %}", piece=first, move_id="tap-9",
+                  csrf_token="token-9", table={"version": 3})
+    assert base.MOVE_FIELDS_SLOT not in page
+    assert page.count('name="move_id" value="tap-9"') == first.count(base.MOVE_FIELDS_SLOT) * 2
+    # Plain text is escaped, as {{ piece }} would.
+    assert render("{% fragment piece %}", piece="<b>") == "&lt;b&gt;"

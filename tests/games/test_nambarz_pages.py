@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Attempt, Opportunity
+from engine.nambarz import bot_moves
 from engine.nambarz.cards import cards_of
 from games import live, services
 from games.models import GameSession, Table
@@ -407,3 +408,48 @@ def test_a_replay_joker_laid_as_the_last_card_leaves_a_draw_button(start, pupil_
     assert 'data-testid="draw"' in french
     drew = post_move(pupil_client, table, type="draw").content.decode()
     assert 'class="note error"' not in drew and len(state_of(table).hands[0]) == 1
+
+
+# --------------------------------------------------------------------------- kept pieces
+
+
+def test_kept_hands_reach_only_the_pupil_who_holds_them(start, client, pupils, monkeypatch):
+    """A pupil's cards, prompt and forms are drawn once per process for what
+    they show (presenter.hand_html) and served again while they show the
+    same: through a whole game no tablet gets another pupil's cards, and
+    each page's forms carry that page's own tap id."""
+    from games.pages import base
+
+    drawn: list[str] = []
+    plain = base.render_to_string
+    monkeypatch.setattr(base, "render_to_string",
+                        lambda name, context=None: drawn.append(name) or plain(name, context))
+    session, table = start(players=3, seed=11)
+    tablets = [client]
+    tap_pictures(client, pupils[0], pupils[0].password_pictures)
+    for pupil in pupils[1:3]:
+        tablets.append(client.__class__())
+        tap_pictures(tablets[-1], pupil, pupil.password_pictures)
+    served = 0
+    for _move in range(40):
+        state = state_of(table)
+        if state.over:
+            break
+        for player, tablet in enumerate(tablets):
+            page = page_of(tablet, table).content.decode()
+            hands_drawn = drawn.count("games/nambarz/_hand_zone.html")
+            again = page_of(tablet, table).content.decode()
+            assert drawn.count("games/nambarz/_hand_zone.html") == hands_drawn  # kept
+            served += 1
+            assert card_ids(page) == card_ids(again) == set(state.hands[player]), player
+            taps = set(re.findall(r'name="move_id" value="([^"]+)"', page))
+            if player == state.current:
+                assert len(taps) == 1  # every form of the page posts the page's own tap
+                assert taps.isdisjoint(re.findall(r'name="move_id" value="([^"]+)"', again))
+        move = bot_moves(state, state.current, "greedy", table.version)[0]
+        outcome = services.play(table.pk, pupils[state.current], move, table.version,
+                                f"kept-{table.version}")
+        assert outcome.status == "applied", outcome
+        table.refresh_from_db()
+    assert served > 30
+    assert drawn.count("games/nambarz/_hand_zone.html") < served

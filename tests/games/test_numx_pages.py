@@ -16,7 +16,7 @@ from django.utils import timezone
 from classroom.models import Attempt
 from classroom.reports.filters import ReportFilters
 from classroom.reports.services import class_report
-from engine.numx import bot_moves
+from engine.numx import bot_moves, waiting_on
 from engine.numx.cards import deck
 from engine.numx.count import start_count
 from engine.numx.state import NumxState
@@ -761,3 +761,66 @@ def test_family_mode_counts_with_its_two_rules(start, pupil_client):
     answer = post_move(pupil_client, table, type="count_group", colour="any", worth="14")
     assert "Léa M.: the cards left alone are worth 14. Right!" in html_lib.unescape(
         answer.content.decode())
+
+
+# --------------------------------------------------------------------------- kept pieces
+
+
+def test_one_board_for_every_tablet_and_kept_hands_for_their_holders(start, client, pupils,
+                                                                     monkeypatch):
+    """The board is drawn once for all the tablets at a table, each marking
+    its own seat "(you)"; a pupil's cards and what they may do are drawn once
+    per process for what they show (presenter.hand_html). Through a game no
+    tablet gets another pupil's cards nor another's "(you)"."""
+    from games.pages import base
+    from games.pages.numx import presenter
+
+    drawn: list[str] = []
+    for module in (base, presenter):
+        plain = module.render_to_string
+        monkeypatch.setattr(module, "render_to_string",
+                            lambda name, context=None, plain=plain: drawn.append(name)
+                            or plain(name, context))
+    session, table = start(players=3, seed=12)
+    tablets = [tablet(client.__class__, p) for p in pupils[:3]]
+    served = 0
+    for _move in range(120):  # to the end of the count
+        state = state_of(table)
+        if state.phase == "over":
+            break
+        boards = drawn.count("games/numx/_board.html")
+        for player, pupil_tablet in enumerate(tablets):
+            page = page_of(pupil_tablet, table, **HTMX).content.decode()
+            hands_drawn = drawn.count("games/numx/_hand.html")
+            again = page_of(pupil_tablet, table, **HTMX).content.decode()
+            assert drawn.count("games/numx/_hand.html") == hands_drawn  # kept
+            served += 1
+            # Their own cards, and the face-up score cards they may take back.
+            own = set(state.hands[player]) | {c for c, _up in state.rows[player]}
+            assert set(state.hands[player]) <= card_ids(page) <= own, player
+            assert card_ids(again) == card_ids(page)
+            seats = re.findall(r'<li class="nx-seat([^"]*)" data-testid="seat-(\d)"', page)
+            assert [int(seat) for classes, seat in seats if " you" in classes] == [player]
+            playing = state.phase in ("play", "distribute")
+            assert [int(seat) for classes, seat in seats if " current" in classes] == (
+                sorted(waiting_on(state)) if playing else [])
+            sizes = re.findall(r'data-testid="hand-size-\d"><span class="nx-backs" '
+                               r'aria-hidden="true">(?:<i></i>)*</span>(\d+) cards?<', page)
+            assert [int(n) for n in sizes] == [len(h) for h in state.hands]
+            assert page.count('<span class="muted">(you)</span>') == 1
+            assert "nx-you" not in page  # every seat's slot filled
+            if "<form" in page:  # every form posts the page's own tap
+                taps = set(re.findall(r'name="move_id" value="([^"]+)"', page))
+                assert len(taps) == 1 and page.count("<form") == page.count('name="move_id"')
+                assert taps.isdisjoint(re.findall(r'name="move_id" value="([^"]+)"', again))
+        # One for the three (the tour's winner hands out on a board of its own).
+        assert drawn.count("games/numx/_board.html") <= boards + 1 + (
+            state.phase == "distribute"), state.phase
+        waiting = sorted(waiting_on(state))
+        player = waiting[0]
+        move = bot_moves(state, player, "greedy", table.version)[0]
+        outcome = services.play(table.pk, pupils[player], move, table.version,
+                                f"kept-{table.version}")
+        assert outcome.status == "applied", outcome
+    assert served > 30
+    assert drawn.count("games/numx/_hand.html") < served

@@ -23,10 +23,17 @@ from engine.nambarz import GAME, bot_moves, opportunity, rank_points
 from engine.nambarz.bots import simplest_parts
 from engine.nambarz.cards import cards_of, match_kind
 from engine.nambarz.state import team_of
-from games.models import Move
 from games.narration import SYMBOLS
 from games.narration import refusal as common_refusal
-from games.pages.base import PLAYER_COLOUR_NAMES, PLAYER_COLOURS, Presenter, drawn_once
+from games.pages.base import (
+    PLAYER_COLOUR_NAMES,
+    PLAYER_COLOURS,
+    Presenter,
+    drawn_once,
+    drawn_piece,
+    kept_words,
+    recent_moves,
+)
 
 from . import drawing
 from .options import NambarzOptions
@@ -313,40 +320,38 @@ class NambarzPresenter(Presenter):
         # A shared tablet shows a hand only to the pupil whose turn it is.
         hand_hidden = player is None or (shared and not your_turn)
         players = _players(state, view, names, player, winners)
-        moves = list(
-            Move.objects.filter(table=table)
-            .order_by("-number")
-            .values_list("number", "player", "pupil_id", "events")[:LOG_MOVES]
-        )
-        target = drawing.card(view["target"]) if view.get("target") else None
-        hand = [] if hand_hidden else [drawing.card(c) for c in view.get("hand", [])]
+        moves, said = recent_moves(table, LOG_MOVES)
         drawn = None
         if your_turn and view.get("pending") == "drawn":
             drawn = _drawn_card(state, player, view)
+        # Another pupil's wrong calculation is left out of the log: which
+        # pupil reads it matters only when one is in it.
+        wrong = any(e.get("kind") == "wrong_result" for m in moves for e in m[3] or ())
+        told = kept_words(
+            "nambarz-log",
+            (said, tuple(names.items()), wrong, player if wrong else None),
+            lambda: (_last_calculation(self, moves, names),
+                     *_log(self, moves, names, player)[:LOG_LINES]),
+        )
         context = {
             "players": players,
+            # What the list of players shows: it changes only with the turn,
+            # the scores and the tablet's own seat, not with each card laid.
+            "seats": [{key: p[key] for key in SEAT_FIELDS} for p in players],
             "over": over,
             "your_turn": your_turn,
             "current_name": names.get(state.current, ""),
             "current_colour": PLAYER_COLOURS[state.current % 4],
             "stuck_player": None if over else state.current,
-            "target": target,
-            "top": [drawing.card(c) for c in view.get("top", [])[:-1]],
             "pile": view["pile"],
-            "hand": hand,
             "hand_hidden": hand_hidden and player is not None,
-            "pending": view.get("pending", ""),
-            "bound": view.get("bound") or [],
-            "drawn": drawn,
             "retrying": bool(view.get("retrying")),
-            "operations": [(op, SYMBOLS[op]) for op in state.options.operations],
-            "brackets": state.options.brackets,
             "round": view["round"],
             "rounds": view["rounds"],
             "scores": _score_table(state, view, names),
             "round_end": _round_end(moves, names),
-            "log": _log(self, moves, names, player)[:LOG_LINES],
-            "last_calculation": _last_calculation(self, moves, names),
+            "log": list(told[1:]),
+            "last_calculation": told[0],
             "handover_name": names.get(state.current, "")
             if shared and your_turn and state.current in humans and not view.get("pending")
             and not state.retrying
@@ -354,8 +359,68 @@ class NambarzPresenter(Presenter):
             "winner_names": [names.get(p, "") for p in sorted(winners)],
             "you_won": player in winners,
         }
+        context["hand_html"] = hand_html(
+            state, view, hidden=context["hand_hidden"], shown_hand=not hand_hidden,
+            your_turn=your_turn, drawn=drawn, move_url=base["move_url"],
+        )
         context["board_html"] = board_html(view, players)
         return context
+
+
+# What the side's list of players reads of each player.
+SEAT_FIELDS = ("index", "name", "colour", "score", "current", "you", "winner")
+
+
+def hand_html(state, view: dict[str, Any], *, hidden: bool, shown_hand: bool, your_turn: bool,
+              drawn: dict[str, Any] | None, move_url: str) -> str:
+    """The pupil's own cards, the prompt and the forms of their turn, drawn
+    once per process for what they show: the cards of the hand, the card
+    just drawn, the target, what the turn allows. Another pupil's tablet is
+    served it only if they hold the same cards: it shows nothing they have
+    not."""
+    hand = (view.get("hand") or []) if shown_hand else []
+    target = view.get("target")
+    pending = view.get("pending", "")
+    bound = view.get("bound") or []
+    options = state.options
+
+    def context() -> dict[str, Any]:
+        cards = [drawing.card(c) for c in hand]
+        just_drawn = drawn.get("id") if drawn else None
+        return {
+            "hand_hidden": hidden,
+            "hand": cards,
+            # Each card's button, the same in every hand that holds it.
+            "hand_cards": [(c, just_drawn is not None and c["id"] == just_drawn) for c in cards],
+            "off": not your_turn or state.over,
+            "your_turn": your_turn,
+            "over": state.over,
+            "drawn": drawn,
+            "pending": pending,
+            "bound": bound,
+            "brackets": options.brackets,
+            "operations": [(op, SYMBOLS[op]) for op in options.operations],
+            "target": drawing.card(target) if target else None,
+            "move_url": move_url,
+        }
+
+    what = (
+        hidden,
+        tuple(tuple(card.items()) for card in hand),
+        drawn and tuple(drawn.items()),
+        your_turn,
+        state.over,
+        pending,
+        tuple(bound),
+        options.brackets,
+        options.operations,
+        target and tuple(target.items()),
+        move_url,
+    )
+    return drawn_piece("nambarz-hand", what, "games/nambarz/_hand_zone.html", context)
+
+
+HAND_FIELDS = ("index", "name", "colour", "current", "cards", "backs", "out_rank")
 
 
 def board_html(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
@@ -370,7 +435,9 @@ def board_html(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
             {
                 "target": drawing.card(target) if target else None,
                 "pile": view["pile"],
-                "players": players,
+                # What the board shows of each player: a move changes one or
+                # two of them, the others' hands are kept.
+                "players": [{key: p[key] for key in HAND_FIELDS} for p in players],
             },
         )
 

@@ -15,13 +15,21 @@ import zlib
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from engine.core import IllegalMove
 from engine.numx import GAME, bot_moves, can_add_rainbow, task, waiting_on
 from games.models import Move
-from games.pages.base import Presenter
+from games.pages.base import (
+    Presenter,
+    drawn_fragment,
+    drawn_once,
+    drawn_piece,
+    kept_words,
+    recent_moves,
+)
 
 from . import drawing, words
 from . import moves as posted
@@ -132,24 +140,13 @@ class NumxPresenter(Presenter):
         view = self.engine.view(state, None)
         waiting = waiting_on(state)
         players = shown.players(state, view, names, None, waiting)
-        board = {
-            "players": players,
-            "tricks": shown.tricks(view, names),
-            "phase": state.phase,
-            "pile": view["pile"],
-            "round": view["round"],
-            "rounds": view["rounds"],
-            "tour": view["tour"] + 1,
-            "winner_name": names.get(state.winner, "") if state.phase == "distribute" else "",
-        }
-        if state.phase == "distribute":
-            board["distribution_public"] = shown.distribution(view, names)
         return {
             "players": players,
             "current_name": words.names_list(sorted(waiting), names),
             "stuck_player": next(iter(waiting))
             if len(waiting) == 1 and state.phase in ("play", "distribute") else None,
-            "board_html": render_to_string("games/numx/_board.html", board),
+            "board_html": board_html(state, view, names, players, None,
+                                     offer=state.phase == "distribute"),
             "last_calculation": _last_count(self, moves, names),
         }
 
@@ -168,14 +165,14 @@ class NumxPresenter(Presenter):
         # the next pupil holds it).
         rechoose = running and state.phase == "choose" and player is not None and not shared
         hand_hidden = player is None or (shared and not your_turn)
-        history = list(
-            Move.objects.filter(table=table)
-            .order_by("-number")
-            .values_list("number", "player", "pupil_id", "events")[:LOG_MOVES]
-        )
+        history, said = recent_moves(table, LOG_MOVES)
         players = shown.players(state, view, names, player, waiting)
         pending = view.get("pending") or {}
         drawn = pending.get("card") if pending.get("kind") == "drawn" else None
+        told = kept_words(
+            "numx-log", (said, tuple(names.items())),
+            lambda: (_last_count(self, history, names), *_log(self, history, names)[:LOG_LINES]),
+        )
         context: dict[str, Any] = {
             "players": players,
             "over": over,
@@ -186,7 +183,6 @@ class NumxPresenter(Presenter):
             "current_name": words.names_list(sorted(waiting), names),
             "stuck_player": next(iter(waiting))
             if len(waiting) == 1 and state.phase in ("play", "distribute") else None,
-            "tricks": shown.tricks(view, names),
             "pile": view["pile"],
             "round": view["round"],
             "rounds": view["rounds"],
@@ -194,14 +190,12 @@ class NumxPresenter(Presenter):
             "family": view["mode"] == "family",
             "winner_name": names.get(state.winner, "") if state.phase == "distribute" else "",
             "hand_hidden": hand_hidden and player is not None,
-            "hand": [] if hand_hidden else shown.hand(view, view.get("your_choice"), drawn),
             "your_choice": view.get("your_choice") if not hand_hidden else None,
-            "my_row": shown.row_of(view["rows"][player]) if player is not None else [],
             "rainbow": shown.rainbow(state, view)
             if running and not hand_hidden and not shared else None,
             "drawn": drawing.label(drawn) if drawn and not hand_hidden else "",
-            "log": _log(self, history, names)[:LOG_LINES],
-            "last_calculation": _last_count(self, history, names),
+            "log": list(told[1:]),
+            "last_calculation": told[0],
             "lost_turn_to": _lost_turn_to(history, player, names),
             "handover_name": names.get(player, "")
             if shared and your_turn and player in humans and _moved_last(history) != player
@@ -210,19 +204,160 @@ class NumxPresenter(Presenter):
             "winner_names": [p["name"] for p in players if p["winner"]],
             "you_won": any(p["winner"] and p["you"] for p in players),
             "last": state.last,
+            # What the status says of the trick to beat.
+            "last_trick": None if state.last is None else {
+                "kind": state.last.kind, "size": state.last.size, "value": state.last.value},
         }
-        if your_turn and mine in ("play", "drawn", "bonus", "blocked"):
-            context["panel"] = shown.play_panel(state, player, names, view)
-        if your_turn and mine == "distribute":
-            context["distribution"] = shown.distribution(view, names)
-        elif state.phase == "distribute":
-            context["distribution_public"] = shown.distribution(view, names)
         if your_turn and mine.startswith("malus_"):
             context["malus"] = shown.malus(view, player)
         if player is not None and state.phase in ("count", "over") and not hand_hidden:
             context["count"] = shown.count(view, _count_marks(table, player))
-        context["board_html"] = render_to_string("games/numx/_board.html", {**base, **context})
+        context["hand_html"] = hand_html(
+            state, view, names, player, mine, hidden=context["hand_hidden"],
+            shown_hand=not hand_hidden, rechoose=rechoose, your_turn=your_turn,
+            drawn=drawn, move_url=base["move_url"],
+        )
+        context["board_html"] = board_html(
+            state, view, names, players, player,
+            offer=state.phase == "distribute" and not (your_turn and mine == "distribute"),
+        )
         return context
+
+
+# Where the board marks each seat as the tablet's own ("(you)"): one board is
+# drawn for all the tablets at a table, and each fills in its own seat.
+def _you_slots(index: int) -> tuple[str, str]:
+    return f"<!--nx-you-seat:{index}-->", f"<!--nx-you:{index}-->"
+
+
+def _cards_key(cards: list[dict[str, Any]]) -> tuple:
+    return tuple(tuple(card.items()) for card in cards)
+
+
+def _rows_key(rows: list[list[dict[str, Any]]]) -> tuple:
+    """Every score row as the view shows it: a face-down card has no card."""
+    return tuple(
+        tuple((entry["face_up"], tuple(entry["card"].items()) if "card" in entry else None)
+              for entry in row)
+        for row in rows
+    )
+
+
+def board_html(state, view: dict[str, Any], names: dict[int, str],
+               players: list[dict[str, Any]], you: int | None, *, offer: bool) -> str:
+    """The tricks, the pile and every seat with its score row: the same on
+    every tablet at the table and on the teacher's live view but for the
+    "(you)" mark, drawn once per process for what it shows and filled in
+    with each tablet's mark. ``offer``: the tour winner's hand-out shows
+    (everyone but the winner, who has its form)."""
+    phase = state.phase
+    winner_name = names.get(state.winner, "") if phase == "distribute" else ""
+    offered = view["distribution"] if offer else None
+
+    def draw() -> str:
+        board = {
+            "players": shown.with_rows([{**p, "you": False} for p in players], view),
+            "you_slots": True,
+            "tricks": shown.tricks(view, names),
+            "phase": phase,
+            "pile": view["pile"],
+            "round": view["round"],
+            "rounds": view["rounds"],
+            "tour": view["tour"] + 1,
+            "winner_name": winner_name,
+        }
+        if offer:
+            board["distribution_public"] = shown.distribution(view, names)
+        return render_to_string("games/numx/_board.html", board)
+
+    what = (
+        phase,
+        view["pile"],
+        view["round"],
+        view["rounds"],
+        view["tour"],
+        winner_name,
+        tuple(names.items()),
+        # Each player as the seats show them (their "you" is the slot's).
+        tuple(tuple(value for field, value in p.items() if field != "you") for p in players),
+        _rows_key(view["rows"]),
+        tuple(
+            (t["player"], t.get("completed_by"), t.get("value"), t.get("kind"),
+             _cards_key(t["cards"]))
+            for t in view["tricks"]
+        ),
+        offer and (repr(offered), len(view["rows"])),
+    )
+    html = drawn_once("numx-board", what, draw)
+    for index in range(len(players)):
+        seat, mark = _you_slots(index)
+        mine = index == you
+        html = html.replace(seat, " you" if mine else "").replace(mark, _you_mark() if mine else "")
+    return mark_safe(html)  # noqa: S308 - our own rendered template
+
+
+def _you_mark() -> str:
+    return drawn_fragment(("numx-you", get_language()), lambda: render_to_string("games/_you.html"))
+
+
+def hand_html(state, view: dict[str, Any], names: dict[int, str], player: int | None, mine: str,
+              *, hidden: bool, shown_hand: bool, rechoose: bool, your_turn: bool,
+              drawn: str | None, move_url: str) -> str:
+    """The pupil's own cards and what they may do with them, drawn once per
+    process for what it shows: their cards, their row, the moves the engine
+    allows them now. Another pupil's tablet is served it only if they hold
+    the same cards and may do the same: it shows nothing they have not."""
+    panel = your_turn and mine in ("play", "drawn", "bonus", "blocked")
+    malus = your_turn and mine.startswith("malus_")
+    handing_out = your_turn and mine == "distribute"
+    legal = GAME.moves(state, player) if panel else None
+    hand = (view.get("hand") or []) if shown_hand else []
+    chosen = view.get("your_choice")
+    row = view["rows"][player] if player is not None else []
+
+    def context() -> dict[str, Any]:
+        cards = shown.hand({"hand": hand}, chosen, drawn) if shown_hand else []
+        owed = shown.malus(view, player) if malus else None
+        # Which cards may be tapped now; the others are shown disabled.
+        free = bool(panel) or (owed or {}).get("what") == "discard"
+        return {
+            "hand_hidden": hidden,
+            "hand": cards,
+            # Each card with its picture (the same whatever the hand's marks
+            # on it) and whether it may be tapped now.
+            "hand_picks": [
+                (c, {k: v for k, v in c.items() if k not in shown.HAND_MARKS},
+                 free and not (mine == "bonus" and not c["action"])
+                 and not (mine == "blocked" and c["kind"] != "numx"))
+                for c in cards
+            ],
+            "phase": state.phase,
+            "numx_task": mine,
+            "rechoose": rechoose,
+            "panel": shown.play_panel(legal, player, names, view) if panel else None,
+            "my_row": shown.row_of(row) if player is not None else [],
+            "malus": owed,
+            "distribution": shown.distribution(view, names) if handing_out else None,
+            "move_url": move_url,
+        }
+
+    what = (
+        hidden,
+        shown_hand and (_cards_key(hand), chosen, drawn),
+        state.phase,
+        mine,
+        rechoose,
+        move_url,
+        _rows_key([row]),
+        # The moves allowed to this player: Éclair's show the other rows, each
+        # target is named; a Malus says what this player owes.
+        player if panel or malus else None,
+        panel and (repr(legal), _rows_key(view["rows"]), tuple(names.items())),
+        malus and repr(view.get("pending")),
+        handing_out and (repr(view.get("distribution")), len(view["rows"]),
+                         tuple(names.items())),
+    )
+    return drawn_piece("numx-hand", what, "games/numx/_hand.html", context)
 
 
 def _log(presenter: NumxPresenter, history, names: dict[int, str]) -> list[str]:

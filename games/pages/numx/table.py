@@ -37,6 +37,8 @@ def row_of(row: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def players(state, view: dict[str, Any], names: dict[int, str], player: int | None,
             waiting: set[int]) -> list[dict[str, Any]]:
+    """Each player as the lists of players show them; the board adds their
+    score rows (``with_rows``) when it is drawn."""
     result = GAME.result(state)
     winners = set(result.winners) if result else set()
     teams = view.get("teams") or []
@@ -58,7 +60,6 @@ def players(state, view: dict[str, Any], names: dict[int, str], player: int | No
             "winner": p in winners,
             "cards": view["hand_sizes"][p],
             "backs": range(min(view["hand_sizes"][p], HAND_BACKS)),
-            "row": row_of(view["rows"][p]),
             "blocked": bool(view["blocked"][p]) if view["blocked"] else False,
             "protected": bool(view["protected"][p]) if view["protected"] else False,
             "choosing": state.phase in ("choose", "refill") and p in waiting,
@@ -67,6 +68,10 @@ def players(state, view: dict[str, Any], names: dict[int, str], player: int | No
             "team": team,
         })
     return shown
+
+
+def with_rows(players: list[dict[str, Any]], view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{**p, "row": row_of(view["rows"][p["index"]])} for p in players]
 
 
 def tricks(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
@@ -105,6 +110,10 @@ def rainbow(state, view: dict[str, Any]) -> dict[str, Any] | None:
             "trick": len(state.tricks) - 1, "size": last.size, "value": last.value}
 
 
+# What ``hand`` marks on each card's face.
+HAND_MARKS = frozenset({"chosen", "drawn", "action"})
+
+
 def hand(view: dict[str, Any], chosen: str | None = None, drawn: str | None = None
          ) -> list[dict[str, Any]]:
     cards = []
@@ -120,11 +129,11 @@ def hand(view: dict[str, Any], chosen: str | None = None, drawn: str | None = No
     return cards
 
 
-def play_panel(state, player: int, names: dict[int, str], view: dict[str, Any]
-               ) -> dict[str, Any]:
-    """What a pupil may do on their turn, from the engine's legal moves: the
-    action cards' targets, the Joker's numbers, whether they may draw or pass."""
-    legal = GAME.moves(state, player)
+def play_panel(legal: list[dict[str, Any]], player: int, names: dict[int, str],
+               view: dict[str, Any]) -> dict[str, Any]:
+    """What a pupil may do on their turn, from the engine's legal moves
+    (``GAME.moves(state, player)``): the action cards' targets, the Joker's
+    numbers, whether they may draw or pass."""
     kinds = {m["type"] for m in legal}
     tricks_legal = [m for m in legal if m["type"] == "trick"]
     joker_values = sorted({
@@ -136,7 +145,9 @@ def play_panel(state, player: int, names: dict[int, str], view: dict[str, Any]
         if move["type"] != "action":
             continue
         key = (move["card"], move.get("from_row"))
-        entry = actions.setdefault(key, _action_entry(state, player, move, view, names))
+        entry = actions.get(key)
+        if entry is None:
+            entry = actions[key] = _action_entry(player, move, view)
         _add_target(entry, move, names, view)
     for entry in actions.values():
         entry["targets"] = sorted(entry["targets"].values(), key=lambda t: t["order"])
@@ -152,8 +163,7 @@ def play_panel(state, player: int, names: dict[int, str], view: dict[str, Any]
     }
 
 
-def _action_entry(state, player: int, move: dict[str, Any], view: dict[str, Any],
-                  names: dict[int, str]) -> dict[str, Any]:
+def _action_entry(player: int, move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     card_id = move["card"]
     from_row = move.get("from_row")
     card = next((c for c in view.get("hand") or [] if c["id"] == card_id), None)
