@@ -5,15 +5,17 @@ What a tablet's stream then tells it depends on who holds it:
 
 - a pupil who only watches the table (games.watching: their own tablet, not
   their turn) is sent the watchers' page itself, which the move's request drew
-  and kept before ringing, made theirs (their token, their "(you)"): the page
-  swaps it in and makes no request at all;
-- every other tablet (the player whose turn it is, a hidden hand, a teacher,
-  a page not kept) hears "changed" with the stamp, and polls its table at
-  once, reading its own view as it always did.
+  and kept before ringing, made theirs (their token, their "(you)", in a card
+  game their own hand in the page's slot for it): the page swaps it in and
+  makes no request at all;
+- every other tablet (the player whose turn it is, a teacher, a page not
+  kept) hears "changed" with the stamp, and polls its table at once, reading
+  its own view as it always did.
 
 A stream never carries what its tablet's own poll would not show: the page is
-only sent to a pupil the kept page names as a watcher, in the language their
-page was drawn in, and not once their sign-in has ended.
+only sent to a pupil the kept page names as a watcher, with no hand but
+theirs, in the language their page was drawn in, and not once their sign-in
+has ended.
 
 The poll stays as the fallback: without Redis (the embedded default) there is
 no stream and tablets poll every 2 s; while a stream is open the page polls only
@@ -119,9 +121,8 @@ def events(table_id: int, stamp: str, tablets: list[Tablet], found: dict[str, An
         if copy is None:
             heard.append(changed)
             continue
-        html, player = copy
         with translation.override(tablet.language):
-            heard.append(_page_event(stamp, watching.personal(html, player, tablet.token)))
+            heard.append(_page_event(stamp, watching.personal(copy, tablet.token)))
     return heard
 
 

@@ -10,11 +10,18 @@ fill the slots in their copy: no query, no template.
 Which pupils may take the copy is stored with it: only those the game calls
 watchers now (see ``Presenter.watching``), whose own render is the same page.
 A copy holding a form is never shared (it would carry one pupil's CSRF token).
+
+In a card game each watcher also holds a hand the others must not see. The
+shared page leaves a slot for it (``OWN_SLOT``), and the copy keeps each
+watcher's own piece beside the page (``Presenter.watcher_own``): the push
+service and the poll fill a tablet's slot with that tablet's piece only, so
+the bytes another pupil is sent never hold a hand but their own.
 """
 
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -24,6 +31,7 @@ from django.utils.translation import get_language
 from classroom import redis_store
 
 from . import live
+from .pages.base import MOVE_FIELDS_SLOT, OWN_SLOT
 
 TOKEN_SLOT = "watchers-poll-token"
 TTL = 60  # s: a copy is only useful until the next move
@@ -40,17 +48,42 @@ def key(table_id: int, language: str) -> str:
     return f"{redis_store.key_prefix()}:watch:{table_id}:{language}"
 
 
+class Copy(NamedTuple):
+    """A kept page as one watcher takes it: the shared page, their player and
+    what fills its ``OWN_SLOT`` for them ('' when the page has none)."""
+
+    html: str
+    player: int
+    own: str = ""
+
+
 def store(
-    table_id: int, stamp: str, watchers: dict[int, int], html: str, tap_id: str = ""
+    table_id: int,
+    stamp: str,
+    watchers: dict[int, int],
+    html: str,
+    tap_id: str = "",
+    own: dict[int, str] | None = None,
 ) -> bool:
     """Keep the watchers' page of this table version; ``watchers`` maps the
-    pupils who may take it to their player. False if the page is not shareable:
-    one holding a form (its CSRF token or its tap id ``tap_id``)."""
-    if "csrfmiddlewaretoken" in html or TOKEN_SLOT not in html:
+    pupils who may take it to their player, ``own`` each watching player to
+    the piece only they see. False if the page is not shareable: one holding
+    a form (its CSRF token or its tap id ``tap_id``), or whose slot for a
+    watcher's own piece has no piece for one of them."""
+    pieces = own or {}
+    shown = [html, *pieces.values()]
+    # A form's fields are one request's: a piece holding one is never kept.
+    forms = ("csrfmiddlewaretoken", MOVE_FIELDS_SLOT, *([tap_id] if tap_id else []))
+    if any(mark in part for part in shown for mark in forms):
         return False
-    if tap_id and tap_id in html:
+    if TOKEN_SLOT not in html:
         return False
-    header = json.dumps({"s": stamp, "w": {str(k): v for k, v in watchers.items()}})
+    if OWN_SLOT in html and any(player not in pieces for player in watchers.values()):
+        return False
+    said = {"s": stamp, "w": {str(k): v for k, v in watchers.items()}}
+    if pieces:
+        said["o"] = {str(player): piece for player, piece in pieces.items()}
+    header = json.dumps(said)
     raw = f"{header}\n{html}"
     client = live.redis_client()
     if client is not None:
@@ -60,8 +93,8 @@ def store(
     return True
 
 
-def copy_for(table_id: int, stamp: str, pupil_id: int) -> tuple[str, int] | None:
-    """The watchers' page of version ``stamp`` and this pupil's player, to be
+def copy_for(table_id: int, stamp: str, pupil_id: int) -> Copy | None:
+    """The watchers' page of version ``stamp`` as this pupil takes it, to be
     made theirs by ``personal``; None when no page is kept, an older one, or
     the pupil is not watching."""
     client = live.redis_client()
@@ -69,7 +102,7 @@ def copy_for(table_id: int, stamp: str, pupil_id: int) -> tuple[str, int] | None
     return read_copy(client.get(where) if client is not None else cache.get(where), stamp, pupil_id)
 
 
-def read_copy(raw: bytes | str | None, stamp: str, pupil_id: int) -> tuple[str, int] | None:
+def read_copy(raw: bytes | str | None, stamp: str, pupil_id: int) -> Copy | None:
     """``copy_for`` on what was read at ``key``."""
     if raw is None:
         return None
@@ -79,17 +112,22 @@ def read_copy(raw: bytes | str | None, stamp: str, pupil_id: int) -> tuple[str, 
         found = json.loads(header)
         player = found["w"].get(str(pupil_id))
         kept_stamp = found["s"]
+        own = found.get("o", {}).get(str(player))
     except (ValueError, KeyError, TypeError, AttributeError):
         return None  # not a page this code kept: render instead
     if kept_stamp != stamp or not isinstance(player, int):
         return None
-    return html, player
+    if OWN_SLOT in html and not isinstance(own, str):
+        return None
+    return Copy(html, player, own or "")
 
 
-def personal(html: str, player: int, token: str) -> str:
+def personal(copy: Copy, token: str) -> str:
     """The page made this watcher's (in the active language): their token
-    stands in the poll and in the push address, and their player is "(you)"."""
-    return html.replace(TOKEN_SLOT, token).replace(you_slot(player), _you_mark(), 1)
+    stands in the poll and in the push address, their player is "(you)", and
+    their own piece (their hand) fills its slot."""
+    html = copy.html.replace(TOKEN_SLOT, token).replace(you_slot(copy.player), _you_mark(), 1)
+    return html.replace(OWN_SLOT, copy.own, 1)
 
 
 def forget(table_id: int) -> None:

@@ -107,6 +107,9 @@ def drawn_fragment(key: Hashable, draw: Callable[[], str]) -> str:
 # MOVE_FIELDS_SLOT for the page that shows it to fill with its own fields.
 IN_FRAGMENT = "numbo:fragment"
 MOVE_FIELDS_SLOT = "<!--move-fields-slot-->"
+# Where the page the watchers of a table share leaves out what only one of
+# them may see (their hand): games.watching fills it per watcher.
+OWN_SLOT = "<!--watcher-own-->"
 
 
 # A pupil's hand zone is 2-30 kB and changes with their hand: kept apart from
@@ -291,6 +294,13 @@ class Presenter:
             and player not in self.waiting_on(state)
             and not self.deadline(state)
         )
+
+    def watcher_own(self, table, state, player: int, context: dict[str, Any]) -> str:
+        """What fills the watchers' page's ``OWN_SLOT`` for
+        this watcher: the piece of their own page no other watcher may see
+        (their hand), as their own render draws it. ``context`` is the shared
+        page's. Only asked when the page has the slot."""
+        raise NotImplementedError
 
     def deadline(self, state) -> int | None:
         """Seconds per turn when turns are timed."""

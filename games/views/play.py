@@ -53,14 +53,20 @@ def _render_for_watcher(request, table: Table, pupil) -> HttpResponse:
     player = services.player_for(table, pupil, state)
     if not shown.watching(table, state, player):
         return _render(request, table, pupil, partial=True)
-    html = _keep_watchers_page(request, table)
+    kept = _keep_watchers_page(request, table)
+    if kept is None:
+        return _render(request, table, pupil, partial=True)
+    html, own = kept
     token = poll_token(table, pupil.pk, None, pupil.sign_in_generation)
-    return HttpResponse(watching.personal(html, player, token))
+    return HttpResponse(watching.personal(watching.Copy(html, player, own.get(player, "")), token))
 
 
-def _keep_watchers_page(request, table: Table, mover_id: int | None = None) -> str | None:
+def _keep_watchers_page(
+    request, table: Table, mover_id: int | None = None
+) -> tuple[str, dict[int, str]] | None:
     """Draw the page the table's watchers share and keep it for their polls
-    and pushes (games.watching); None when no one at the table watches.
+    and pushes (games.watching), with each watcher's own piece (their hand);
+    None when no one at the table watches or the page can't be shared.
 
     The mover's request draws it before the ring (table_move), so the
     watchers' tablets all take a copy instead of each drawing the table. The
@@ -78,11 +84,18 @@ def _keep_watchers_page(request, table: Table, mover_id: int | None = None) -> s
         return None
     # The page is the same for every watcher: drawn as the first one's.
     first = next(iter(watchers.values()))
-    context = table_context(table, player=first.player, pupil=first.pupil, for_watchers=True)
+    context = table_context(
+        table, player=first.player, pupil=first.pupil, for_watchers=True, state=state
+    )
     html = render_to_string(f"games/{table.session.game}/_table.html", context, request)
     players = {pupil_id: seat.player for pupil_id, seat in watchers.items()}
-    watching.store(table.pk, context["stamp"], players, html, context["move_id"])
-    return html
+    own = {
+        seat.player: shown.watcher_own(table, state, seat.player, context)
+        for seat in watchers.values()
+    } if watching.OWN_SLOT in html else {}
+    if not watching.store(table.pk, context["stamp"], players, html, context["move_id"], own):
+        return None
+    return html, own
 
 
 @pupil_required
@@ -186,9 +199,8 @@ def table_poll(request, pk: int):
         # Another watcher's poll may have rendered this version already.
         kept = watching.copy_for(pk, token[0], reader["p"])
         if kept is not None:
-            html, player = kept
             token = poll_token(pk, reader["p"], None, poll_tokens.generation_of(reader))
-            return HttpResponse(watching.personal(html, player, token))
+            return HttpResponse(watching.personal(kept, token))
     if table is None:
         table = _table(pk)
         if table is None:

@@ -47,6 +47,20 @@ def deal(table: Table, hands: list[list[int]], target: int) -> None:
     live.bump(table.pk)
 
 
+def two_at_a_table(classroom, teacher, lea, noah, hands: list[list[int]], target: int) -> Table:
+    """Léa (player 0) and Noah (player 1) at table 1 on their own tablets,
+    these hands dealt, Léa to play on this target."""
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=[lea, noah], table_size=2,
+        seating={lea.pk: 1, noah.pk: 1}, seed=3,
+    )
+    table = session.tables.get()
+    table.seats.filter(pupil=lea).update(player=0)
+    table.seats.filter(pupil=noah).update(player=1)
+    deal(table, hands, target=target)
+    return table
+
+
 def shot(page, name: str) -> None:
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / f"nambarz-{name}.png"), full_page=True)
@@ -134,16 +148,9 @@ def test_two_pupils_on_their_own_tablets_never_get_the_other_hand(
     live_server, browser, browser_context_args, classroom, teacher, pupils
 ):
     lea, noah = pupils[0], pupils[1]
-    session = services.start_session(
-        classroom, teacher, game="nambarz", options={}, pupils=[lea, noah], table_size=2,
-        seating={lea.pk: 1, noah.pk: 1}, seed=3,
-    )
-    table = session.tables.first()
-    table.seats.filter(pupil=lea).update(player=0)
-    table.seats.filter(pupil=noah).update(player=1)
     lea_hand = [sym(2), sym(6, 2), drw(9, 1)]
     noah_hand = [sym(10, 3), drw(7, 0, 1), drw(2, 1, 1)]
-    deal(table, [lea_hand, noah_hand], target=sym(5))
+    table = two_at_a_table(classroom, teacher, lea, noah, [lea_hand, noah_hand], sym(5))
 
     pages = {}
     for pupil in (lea, noah):

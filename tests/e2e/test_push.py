@@ -6,12 +6,15 @@ tablet shows the new board (goal: under 500 ms; the 2 s poll alone takes up to
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
 from games import services
+from games.models import Table
+from games.pages import engine_of
 
 from .helpers import WATCH, add_first_two, sign_in_pupil
 
@@ -23,6 +26,20 @@ pytestmark = [
     ),
 ]
 MOVES = 8
+
+
+def at_their_tablets(browser, context_args, live_server, classroom, chosen) -> dict:
+    """Each pupil signed in on a tablet of their own, at their table, its
+    swaps timed (WATCH)."""
+    tablets = {}
+    for pupil in chosen:
+        page = browser.new_context(**context_args).new_page()
+        sign_in_pupil(page, live_server.url, classroom.code, pupil)
+        page.get_by_role("link", name="Play at table 1").click()
+        expect(page.locator("#table")).to_be_visible()
+        page.evaluate(WATCH)
+        tablets[pupil.pk] = page
+    return tablets
 
 
 
@@ -38,14 +55,8 @@ def test_a_move_shows_on_the_other_tablet_within_half_a_second(
     table = session.tables.get()
     mover = next(s.pupil for s in table.seats.all() if s.player == table.state["current"])
     other = noah_pupil if mover == lea_pupil else lea_pupil
-    tablets = {}
-    for pupil in (mover, other):
-        page = browser.new_context(**browser_context_args).new_page()
-        sign_in_pupil(page, live_server.url, classroom.code, pupil)
-        page.get_by_role("link", name="Play at table 1").click()
-        expect(page.locator("#table")).to_be_visible()
-        page.evaluate(WATCH)
-        tablets[pupil.pk] = page
+    tablets = at_their_tablets(browser, browser_context_args, live_server, classroom,
+                               [mover, other])
     moving, watching = tablets[mover.pk], tablets[other.pk]
     expect(moving.get_by_test_id("status")).to_contain_text("Your turn!")
     # The watching tablet's stream is open: its 2 s poll is off.
@@ -147,3 +158,46 @@ def test_a_turned_card_reaches_a_whole_class_by_push(
     expect(page.get_by_test_id("status")).to_contain_text("Card 2 of 20", timeout=1500)
     print(f"push: the turned card on the tablet after {(time.monotonic() - turned) * 1000:.0f} ms")
     page.context.close()
+
+
+def test_a_nambarz_move_is_pushed_to_the_watcher_with_only_their_hand(
+    live_server, browser, browser_context_args, classroom, teacher, pupils
+):
+    """Léa draws twice while Noah watches: his tablet is sent the table with
+    his own cards in it and swaps it in without asking the server, within
+    half a second; no card of Léa's ever reaches it."""
+    from .test_play_nambarz import drw, shot, sym, two_at_a_table
+
+    lea, noah = pupils[0], pupils[1]
+    lea_hand, noah_hand = [sym(2), sym(6, 2), drw(9, 1)], [sym(10, 3), drw(7, 0, 1)]
+    table = two_at_a_table(classroom, teacher, lea, noah, [lea_hand, noah_hand], sym(5))
+    tablets = at_their_tablets(browser, browser_context_args, live_server, classroom, [lea, noah])
+    moving, watching = tablets[lea.pk], tablets[noah.pk]
+    watching.wait_for_function("() => window.numboPollDue && !window.numboPollDue()")
+    watching.evaluate("""() => {
+        window.asked = 0;
+        document.addEventListener("htmx:beforeRequest", () => { window.asked += 1; });
+    }""")
+
+    version = moving.locator("#table").get_attribute("data-version")
+    moving.get_by_test_id("draw").click()
+    expect(moving.locator("#table")).not_to_have_attribute("data-version", version)
+    version = moving.locator("#table").get_attribute("data-version")
+    moving.wait_for_function(f"() => window.seen['{version}'] !== undefined", timeout=5000)
+    answered = moving.evaluate(f"() => window.answered['{version}'] ?? window.seen['{version}']")
+    watching.wait_for_function(f"() => window.seen['{version}'] !== undefined", timeout=5000)
+    latency = watching.evaluate(f"() => window.seen['{version}']") - answered
+    print(f"push: Léa's draw on Noah's tablet after {latency} ms")
+    assert watching.evaluate("() => window.asked") == 0  # the page came by push
+    expect(watching.get_by_test_id("hand-size-0")).to_contain_text("4 cards")
+    html = watching.content()
+    assert {int(n) for n in re.findall(r'data-card="(\d+)"', html)} == set(noah_hand)
+    drawn = engine_of("nambarz").from_json(Table.objects.get(pk=table.pk).state).drawn
+    for card in [*lea_hand, drawn]:
+        assert f'data-card="{card}"' not in html
+    assert html.count("(you)") == 1
+    shot(watching, "pushed-to-the-watcher")
+    for page in tablets.values():
+        page.context.close()
+    assert latency < 500, latency
+

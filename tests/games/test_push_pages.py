@@ -133,27 +133,6 @@ def test_a_pupil_signed_out_since_is_sent_no_page(
     assert heard(table, stamp, [noah]) == [f"event: changed\ndata: {stamp}\n\n"]
 
 
-def test_a_card_game_never_pushes_a_page(
-    classroom, teacher, pupils, pupil_client, django_capture_on_commit_callbacks
-):
-    """Nambarz's hands are hidden: every tablet draws its own view on its own
-    poll, and a move keeps no page for anyone."""
-    from .conftest import one_table
-
-    session, table = one_table(classroom, teacher, pupils[:3], game="nambarz", options={})
-    with django_capture_on_commit_callbacks(execute=True):
-        answer = pupil_client.post(
-            reverse("games:table_move", args=[table.pk]),
-            {"type": "draw", "version": "0", "move_id": "tap-1"}, **HTMX,
-        )
-    assert answer.status_code == 200 and "You drew" in answer.content.decode()
-    table.refresh_from_db()
-    assert table.version == 1
-    stamp = live.stamp(Table.objects.select_related("session").get(pk=table.pk))
-    events = heard(table, stamp, [tablet(table, pupil) for pupil in pupils[:3]])
-    assert events == [f"event: changed\ndata: {stamp}\n\n"] * 3
-
-
 def test_the_page_event_keeps_every_line_of_the_page():
     event = push._page_event("3r", "<div>\r\none\rtwo\n</div>")
     assert page_of(event) == ("3r", "<div>\none\ntwo\n</div>")

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -26,6 +27,7 @@ from engine.nambarz.state import team_of
 from games.narration import SYMBOLS
 from games.narration import refusal as common_refusal
 from games.pages.base import (
+    OWN_SLOT,
     PLAYER_COLOUR_NAMES,
     PLAYER_COLOURS,
     Presenter,
@@ -143,6 +145,22 @@ class NambarzPresenter(Presenter):
 
     def current(self, state) -> int | None:
         return None if state.over else state.current
+
+    # Every pupil the turn is not on sees the same table; their hand fills
+    # the page's slot for it (watcher_own), never the page itself.
+    watchers_share_a_page = True
+
+    def watching(self, table, state, player: int | None) -> bool:
+        # A pupil whose wrong calculation is still in the log reads it there;
+        # the others' log leaves it out: their page is their own.
+        return super().watching(table, state, player) and not _wrong_of(table, player)
+
+    def watcher_own(self, table, state, player: int, context: dict[str, Any]) -> str:
+        # As context() draws it for a pupil whose turn it is not.
+        return hand_html(
+            state, self.engine.view(state, player), hidden=False, shown_hand=True,
+            your_turn=False, drawn=None, move_url=context["move_url"],
+        )
 
     def turn_key(self, state) -> Any:
         return (state.current, state.turn, state.round)
@@ -320,6 +338,10 @@ class NambarzPresenter(Presenter):
         # A shared tablet shows a hand only to the pupil whose turn it is.
         hand_hidden = player is None or (shared and not your_turn)
         players = _players(state, view, names, player, winners)
+        for_watchers = base["you_slots"]
+        if for_watchers:
+            for shown in players:
+                shown["you"] = False  # a slot for each tablet's "(you)" instead
         moves, said = recent_moves(table, LOG_MOVES)
         drawn = None
         if your_turn and view.get("pending") == "drawn":
@@ -329,9 +351,9 @@ class NambarzPresenter(Presenter):
         wrong = any(e.get("kind") == "wrong_result" for m in moves for e in m[3] or ())
         told = kept_words(
             "nambarz-log",
-            (said, tuple(names.items()), wrong, player if wrong else None),
+            (said, tuple(names.items()), wrong, player if wrong and not for_watchers else None),
             lambda: (_last_calculation(self, moves, names),
-                     *_log(self, moves, names, player)[:LOG_LINES]),
+                     *_log(self, moves, names, None if for_watchers else player)[:LOG_LINES]),
         )
         context = {
             "players": players,
@@ -359,7 +381,7 @@ class NambarzPresenter(Presenter):
             "winner_names": [names.get(p, "") for p in sorted(winners)],
             "you_won": player in winners,
         }
-        context["hand_html"] = hand_html(
+        context["hand_html"] = mark_safe(OWN_SLOT) if for_watchers else hand_html(
             state, view, hidden=context["hand_hidden"], shown_hand=not hand_hidden,
             your_turn=your_turn, drawn=drawn, move_url=base["move_url"],
         )
@@ -538,6 +560,15 @@ def _round_end(moves, names: dict[int, str]) -> dict[str, Any] | None:
                 )
             return {"round": data.get("round"), "lines": lines}
     return None
+
+
+def _wrong_of(table, player: int | None) -> bool:
+    """Whether the log's moves hold a wrong calculation of this player."""
+    moves, _said = recent_moves(table, LOG_MOVES)
+    return any(
+        e.get("kind") == "wrong_result" and e.get("player") == player
+        for m in moves for e in m[3] or ()
+    )
 
 
 def _log(shown, moves, names: dict[int, str], viewer: int | None) -> list[str]:

@@ -1,0 +1,131 @@
+"""Nambarz's watchers share one page, each with only their own hand in it.
+
+The pupils the turn is not on see the same table; the page is drawn once by
+the mover's request with a slot where a hand goes, and each watcher's hand is
+kept beside it (games.watching). These read the bytes a tablet is sent, by
+push and by poll: another pupil's cards are never in them.
+
+They read Redis as the push service does: they run wherever REDIS_URL is set,
+as CI requires."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+from games import seating, watching
+from games.models import Table
+from games.views import play
+from tests.conftest import tap_pictures
+
+from .test_nambarz_pages import card_ids, deal, post_move, start, sym  # noqa: F401 (fixture)
+from .test_push_pages import heard, page_of, tablet
+from .test_watching import own_page, poll, same, you_marks
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(
+        not settings.REDIS_URL and os.environ.get("NUMBO_REQUIRE_SERVICES") != "1",
+        reason="the pushed page is read from Redis: CI runs it",
+    ),
+]
+HANDS = [[sym(5, 1), sym(2), sym(9)], [sym(9, 1), sym(4)], [sym(6), sym(10)]]
+
+
+def saved(table) -> Table:
+    found = Table.objects.select_related("session").get(pk=table.pk)
+    seating.load(found)
+    return found
+
+
+def stamp_of(table) -> str:
+    from games import live
+
+    return live.stamp(saved(table))
+
+
+def signed_in(client_class, pupil):
+    client = client_class()
+    tap_pictures(client, pupil, pupil.password_pictures)
+    return client
+
+
+def test_each_watcher_is_pushed_the_table_with_only_their_own_hand(
+    start, pupil_client, pupils, django_capture_on_commit_callbacks  # noqa: F811
+):
+    session, table = start(players=3)
+    deal(table, HANDS, target=sym(5))
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = post_move(pupil_client, table, type="match", card=str(sym(5, 1)))
+    assert answer.status_code == 200
+    stamp = stamp_of(table)
+    lea, noah, ines = (tablet(table, pupil) for pupil in pupils[:3])
+    events = heard(table, stamp, [lea, noah, ines])
+    # Léa's answer carries her page; it is Noah's turn: both hear "changed".
+    assert events[:2] == [f"event: changed\ndata: {stamp}\n\n"] * 2
+    sent_stamp, page = page_of(events[2])
+    assert sent_stamp == stamp
+    assert card_ids(page) == {sym(6), sym(10)}  # Inès's cards, and only hers
+    assert same(page) == same(own_page(table, pupils[2]))
+    assert you_marks(page) == 1 and "csrfmiddlewaretoken" not in page
+    assert watching.OWN_SLOT not in page
+    # The page they share holds no hand at all.
+    raw = watching.copy_for(table.pk, stamp, pupils[2].pk)
+    assert raw is not None and card_ids(raw.html) == set()
+
+
+def test_a_watchers_poll_takes_the_shared_page_with_their_hand(
+    start, pupil_client, client, pupils, django_capture_on_commit_callbacks  # noqa: F811
+):
+    session, table = start(players=3)
+    deal(table, HANDS, target=sym(5))
+    with django_capture_on_commit_callbacks(execute=True):
+        post_move(pupil_client, table, type="match", card=str(sym(5, 1)))
+    # Léa's own poll (she is not the mover here) keeps the page for her too.
+    play._keep_watchers_page(None, saved(table))
+    for pupil, hand in ((pupils[0], {sym(2), sym(9)}), (pupils[2], {sym(6), sym(10)})):
+        page = poll(client, table, pupil).content.decode()
+        assert card_ids(page) == hand
+        assert same(page) == same(own_page(table, pupil))
+    # Noah, whose turn it is, is drawn his own page with his forms.
+    noah = poll(client, table, pupils[1]).content.decode()
+    assert card_ids(noah) == {sym(9, 1), sym(4)} and "csrfmiddlewaretoken" in noah
+
+
+def test_a_pupil_whose_wrong_calculation_is_in_the_log_gets_their_own_page(
+    start, pupil_client, client, pupils, django_capture_on_commit_callbacks  # noqa: F811
+):
+    session, table = start(players=3)
+    deal(table, HANDS, target=sym(5))
+    post_move(pupil_client, table, type="match", card=str(sym(5, 1)))
+    noah = signed_in(pupil_client.__class__, pupils[1])
+    wrong = post_move(noah, table, type="calculate", cards=f"{sym(9, 1)},{sym(4)}", ops="-",
+                      results="6").content.decode()
+    assert "is not 6" in wrong
+    with django_capture_on_commit_callbacks(execute=True):
+        post_move(noah, table, type="calculate", cards=f"{sym(9, 1)},{sym(4)}", ops="-",
+                  results="5")
+    stamp = stamp_of(table)
+    # Inès's turn: Léa watches and shares the page, whose log leaves out
+    # Noah's wrong step; Noah reads it in his log, so his page is his own.
+    assert watching.copy_for(table.pk, stamp, pupils[0].pk) is not None
+    assert watching.copy_for(table.pk, stamp, pupils[1].pk) is None
+    events = heard(table, stamp, [tablet(table, pupils[1])])
+    assert events == [f"event: changed\ndata: {stamp}\n\n"]
+    page = poll(client, table, pupils[1]).content.decode()
+    assert "is not 6" in page and same(page) == same(own_page(table, pupils[1]))
+    lea = poll(client, table, pupils[0]).content.decode()
+    assert "is not 6" not in lea and same(lea) == same(own_page(table, pupils[0]))
+
+
+def test_a_kept_page_whose_slot_lacks_a_watchers_hand_is_not_served():
+    html = f'<div hx-get="?t={watching.TOKEN_SLOT}">{watching.OWN_SLOT}</div>'
+    assert not watching.store(1, "1r", {7: 0, 8: 1}, html, own={0: "<p>mine</p>"})
+    assert watching.store(1, "1r", {7: 0, 8: 1}, html, own={0: "<p>a</p>", 1: "<p>b</p>"})
+    mine = watching.copy_for(1, "1r", 8)
+    assert mine is not None and watching.personal(mine, "T").endswith("<p>b</p></div>")
+    # A piece holding a form's fields is one request's: nothing is kept.
+    assert not watching.store(2, "1r", {7: 0}, html, own={0: "<!--move-fields-slot-->"})
+    assert watching.copy_for(2, "1r", 7) is None
