@@ -21,6 +21,7 @@ the bytes another pupil is sent never hold a hand but their own.
 from __future__ import annotations
 
 import json
+import re
 from typing import NamedTuple
 
 from django.conf import settings
@@ -31,15 +32,12 @@ from django.utils.translation import get_language
 from classroom import redis_store
 
 from . import live
-from .pages.base import MOVE_FIELDS_SLOT, OWN_SLOT
+from .pages.base import MOVE_FIELDS_SLOT, OWN_SLOT, you_class_slot, you_slot
+
+CLASS_SLOTS = re.compile(r"<!--you-class:\d+-->")  # you_class_slot's
 
 TOKEN_SLOT = "watchers-poll-token"
 TTL = 60  # s: a copy is only useful until the next move
-
-
-def you_slot(player: int) -> str:
-    """Where a watcher's copy marks their own player (a comment in the others')."""
-    return f"<!--you:{player}-->"
 
 
 def key(table_id: int, language: str) -> str:
@@ -127,6 +125,10 @@ def personal(copy: Copy, token: str) -> str:
     stands in the poll and in the push address, their player is "(you)", and
     their own piece (their hand) fills its slot."""
     html = copy.html.replace(TOKEN_SLOT, token).replace(you_slot(copy.player), _you_mark(), 1)
+    if "<!--you-class:" in html:
+        # Inside a class attribute: the others' slots must not stay as text.
+        mine = you_class_slot(copy.player)
+        html = CLASS_SLOTS.sub(lambda found: " you" if found.group(0) == mine else "", html)
     return html.replace(OWN_SLOT, copy.own, 1)
 
 

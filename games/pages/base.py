@@ -112,6 +112,19 @@ MOVE_FIELDS_SLOT = "<!--move-fields-slot-->"
 OWN_SLOT = "<!--watcher-own-->"
 
 
+def you_slot(player: int) -> str:
+    """Where the watchers' page marks a player "(you)" (games.watching fills
+    in each watcher's own; the others' stay comments)."""
+    return f"<!--you:{player}-->"
+
+
+def you_class_slot(player: int) -> str:
+    """Where the watchers' page gives a player's seat the class " you", inside
+    a class attribute: games.watching fills in each watcher's own and clears
+    the others."""
+    return f"<!--you-class:{player}-->"
+
+
 # A pupil's hand zone is 2-30 kB and changes with their hand: kept apart from
 # the fragments, so that a school's hands do not push its cards out.
 _pieces: KeptHtml[str] = KeptHtml(most=2048)

@@ -11,6 +11,7 @@ as CI requires."""
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from django.conf import settings
@@ -129,3 +130,83 @@ def test_a_kept_page_whose_slot_lacks_a_watchers_hand_is_not_served():
     # A piece holding a form's fields is one request's: nothing is kept.
     assert not watching.store(2, "1r", {7: 0}, html, own={0: "<!--move-fields-slot-->"})
     assert watching.copy_for(2, "1r", 7) is None
+
+
+# --------------------------------------------------------------------------- NUM-X
+
+NUMX_HANDS = [["blue7", "red7", "green3"], ["blue5", "yellow9", "red9", "green12"],
+              ["green2", "blue10"]]
+
+
+def numx_table(classroom, teacher, pupils, hands):
+    from .conftest import one_table
+    from .test_numx_pages import deal as numx_deal
+
+    session, table = one_table(classroom, teacher, pupils[:3], game="numx", options={})
+    numx_deal(table, hands)
+    return table
+
+
+def without_form_fields(page: str) -> str:
+    """``same``, without what a form's fields hold for one request."""
+    page = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">', "", page)
+    return same(re.sub(r'name="move_id" value="[0-9a-f]+"', 'name="move_id"', page))
+
+
+def numx_cards(html: str) -> set[str]:
+    from .test_numx_pages import card_ids as numx_card_ids
+
+    return numx_card_ids(html)
+
+
+def test_numx_watchers_are_pushed_the_table_with_their_own_hand_and_seat(
+    classroom, teacher, pupils, client, django_capture_on_commit_callbacks
+):
+    from .test_numx_pages import post_move as numx_move
+    from .test_numx_pages import tablet as numx_tablet
+
+    table = numx_table(classroom, teacher, pupils, NUMX_HANDS)
+    lea = numx_tablet(client.__class__, pupils[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = numx_move(lea, table, type="trick", cards="blue7,red7")
+    assert answer.status_code == 200
+    stamp = stamp_of(table)
+    events = heard(table, stamp, [tablet(table, pupil) for pupil in pupils[:3]])
+    assert events[:2] == [f"event: changed\ndata: {stamp}\n\n"] * 2  # the mover, Noah's turn
+    _sent, page = page_of(events[2])
+    assert numx_cards(page) & {"blue5", "yellow9", "red9", "green12", "green3"} == set()
+    assert {"green2", "blue10"} <= numx_cards(page)
+    assert same(page) == same(own_page(table, pupils[2]))
+    assert 'class="nx-seat you"' in page and page.count(" you\"") == 1
+    assert "<!--you-class" not in page and you_marks(page) == 1
+    # Léa's poll (not as the mover) takes it too, with her one card.
+    play._keep_watchers_page(None, saved(table))
+    mine = poll(client, table, pupils[0]).content.decode()
+    assert "green3" in numx_cards(mine) and "green2" not in numx_cards(mine)
+    assert same(mine) == same(own_page(table, pupils[0]))
+
+
+def test_a_numx_pupil_with_a_rainbow_to_add_or_a_lost_turn_gets_their_own_page(
+    classroom, teacher, pupils, client, django_capture_on_commit_callbacks
+):
+    from .test_numx_pages import post_move as numx_move
+    from .test_numx_pages import tablet as numx_tablet
+
+    hands = [NUMX_HANDS[0], NUMX_HANDS[1], ["rainbow7", "red13"]]
+    table = numx_table(classroom, teacher, pupils, hands)
+    lea, ines = (numx_tablet(client.__class__, pupils[i]) for i in (0, 2))
+    with django_capture_on_commit_callbacks(execute=True):
+        numx_move(lea, table, type="trick", cards="blue7,red7")
+    stamp = stamp_of(table)
+    # Inès may add her Rainbow: a form of her own, on a page of her own.
+    assert watching.copy_for(table.pk, stamp, pupils[2].pk) is None
+    page = poll(client, table, pupils[2]).content.decode()
+    assert 'data-testid="add-rainbow"' in page
+    assert without_form_fields(page) == without_form_fields(own_page(table, pupils[2]))
+    with django_capture_on_commit_callbacks(execute=True):
+        numx_move(ines, table, type="rainbow", card="rainbow7", trick="0", size="2")
+    stamp = stamp_of(table)
+    # Noah lost his turn to it: his page says so, and is his own.
+    assert watching.copy_for(table.pk, stamp, pupils[1].pk) is None
+    noah = poll(client, table, pupils[1]).content.decode()
+    assert "You lost your turn" in noah and same(noah) == same(own_page(table, pupils[1]))

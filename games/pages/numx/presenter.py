@@ -23,12 +23,15 @@ from engine.core import IllegalMove
 from engine.numx import GAME, bot_moves, can_add_rainbow, task, waiting_on
 from games.models import Move
 from games.pages.base import (
+    OWN_SLOT,
     Presenter,
     drawn_fragment,
     drawn_once,
     drawn_piece,
     kept_words,
     recent_moves,
+    you_class_slot,
+    you_slot,
 )
 
 from . import drawing, words
@@ -79,6 +82,30 @@ class NumxPresenter(Presenter):
     def turn_key(self, state) -> Any:
         return (state.phase, tuple(sorted(waiting_on(state))), state.round_no, state.tour,
                 len(state.tricks))
+
+    # While the tricks are played and handed out, the pupils the game is not
+    # waiting on see the same table; their hand fills the page's slot for it
+    # (watcher_own), never the page itself.
+    watchers_share_a_page = True
+
+    def watching(self, table, state, player: int | None) -> bool:
+        # Not while everyone chooses or counts (what a pupil chose or counted
+        # is on their page alone), nor for a pupil with a Rainbow to add (a
+        # form of their own) or told that a Rainbow took their turn.
+        if state.phase not in ("play", "distribute") or not super().watching(table, state, player):
+            return False
+        if can_add_rainbow(state, player):
+            return False
+        history, _said = recent_moves(table, LOG_MOVES)
+        return not _lost_turn_to(history, player, {})
+
+    def watcher_own(self, table, state, player: int, context: dict[str, Any]) -> str:
+        # As context() draws it for a pupil the game is not waiting on.
+        return hand_html(
+            state, self.engine.view(state, player), context["names"], player, task(state, player),
+            hidden=False, shown_hand=True, rechoose=False, your_turn=False, drawn=None,
+            move_url=context["move_url"],
+        )
 
     def scene(self, state, player: int | None) -> str:
         # What a pupil's move rests on. Everyone chooses, refills and counts
@@ -212,7 +239,8 @@ class NumxPresenter(Presenter):
             context["malus"] = shown.malus(view, player)
         if player is not None and state.phase in ("count", "over") and not hand_hidden:
             context["count"] = shown.count(view, _count_marks(table, player))
-        context["hand_html"] = hand_html(
+        for_watchers = base["you_slots"]
+        context["hand_html"] = mark_safe(OWN_SLOT) if for_watchers else hand_html(
             state, view, names, player, mine, hidden=context["hand_hidden"],
             shown_hand=not hand_hidden, rechoose=rechoose, your_turn=your_turn,
             drawn=drawn, move_url=base["move_url"],
@@ -220,6 +248,7 @@ class NumxPresenter(Presenter):
         context["board_html"] = board_html(
             state, view, names, players, player,
             offer=state.phase == "distribute" and not (your_turn and mine == "distribute"),
+            for_watchers=for_watchers,
         )
         return context
 
@@ -244,12 +273,14 @@ def _rows_key(rows: list[list[dict[str, Any]]]) -> tuple:
 
 
 def board_html(state, view: dict[str, Any], names: dict[int, str],
-               players: list[dict[str, Any]], you: int | None, *, offer: bool) -> str:
+               players: list[dict[str, Any]], you: int | None, *, offer: bool,
+               for_watchers: bool = False) -> str:
     """The tricks, the pile and every seat with its score row: the same on
     every tablet at the table and on the teacher's live view but for the
     "(you)" mark, drawn once per process for what it shows and filled in
     with each tablet's mark. ``offer``: the tour winner's hand-out shows
-    (everyone but the winner, who has its form)."""
+    (everyone but the winner, who has its form). ``for_watchers``: the
+    marks are left as the watchers' page's slots (games.watching)."""
     phase = state.phase
     winner_name = names.get(state.winner, "") if phase == "distribute" else ""
     offered = view["distribution"] if offer else None
@@ -291,6 +322,9 @@ def board_html(state, view: dict[str, Any], names: dict[int, str],
     html = drawn_once("numx-board", what, draw)
     for index in range(len(players)):
         seat, mark = _you_slots(index)
+        if for_watchers:
+            html = html.replace(seat, you_class_slot(index)).replace(mark, you_slot(index))
+            continue
         mine = index == you
         html = html.replace(seat, " you" if mine else "").replace(mark, _you_mark() if mine else "")
     return mark_safe(html)  # noqa: S308 - our own rendered template
