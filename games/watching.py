@@ -43,7 +43,10 @@ TTL = 60  # s: a copy is only useful until the next move
 def key(table_id: int, language: str) -> str:
     """Where the watchers' page of a table in a language is kept (the push
     service reads it with other keys)."""
-    return f"{redis_store.key_prefix()}:watch:{table_id}:{language}"
+    # "watchers", not the "watch" of the copies without a hand slot: a process
+    # still on that code during a deploy reads none of these (it would send a
+    # page without the hand).
+    return f"{redis_store.key_prefix()}:watchers:{table_id}:{language}"
 
 
 class Copy(NamedTuple):
