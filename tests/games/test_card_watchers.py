@@ -10,11 +10,9 @@ as CI requires."""
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
-from django.conf import settings
 
 from games import seating, watching
 from games.models import Table
@@ -22,16 +20,10 @@ from games.views import play
 from tests.conftest import tap_pictures
 
 from .test_nambarz_pages import card_ids, deal, post_move, start, sym  # noqa: F401 (fixture)
-from .test_push_pages import heard, page_of, tablet
+from .test_push_pages import NEEDS_REDIS, heard, page_of, tablet
 from .test_watching import own_page, poll, same, you_marks
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(
-        not settings.REDIS_URL and os.environ.get("NUMBO_REQUIRE_SERVICES") != "1",
-        reason="the pushed page is read from Redis: CI runs it",
-    ),
-]
+pytestmark = [pytest.mark.django_db, NEEDS_REDIS]
 HANDS = [[sym(5, 1), sym(2), sym(9)], [sym(9, 1), sym(4)], [sym(6), sym(10)]]
 
 

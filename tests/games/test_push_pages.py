@@ -21,13 +21,12 @@ from games.views.tables import poll_token
 from .conftest import a_right_step, state_of
 from .test_watching import own_page, same
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(
-        not settings.REDIS_URL and os.environ.get("NUMBO_REQUIRE_SERVICES") != "1",
-        reason="the pushed page is read from Redis: CI runs it",
-    ),
-]
+# The pushed page is read from Redis: wherever REDIS_URL is set, as CI's is.
+NEEDS_REDIS = pytest.mark.skipif(
+    not settings.REDIS_URL and os.environ.get("NUMBO_REQUIRE_SERVICES") != "1",
+    reason="the pushed page is read from Redis: CI runs it",
+)
+pytestmark = [pytest.mark.django_db, NEEDS_REDIS]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 

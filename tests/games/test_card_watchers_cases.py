@@ -1,0 +1,329 @@
+"""Nambarz's shared watchers' page through the game's corners: jokers, a
+pupil out, new rounds, teams, a pause, French, shared tablets, computers.
+
+Each case brings a table to a position, then for every pupil at it reads the
+bytes their stream is sent (push) and their poll's answer, and checks that
+they hold no card of another hand and equal the page their own poll would
+have drawn (test_watching.own_page / same)."""
+
+# The tests take the Nambarz table's ``start`` fixture, imported from its page tests.
+# ruff: noqa: F811
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from classroom.models import Pupil
+from games import live, services, watching
+from games.models import GameSession
+from games.views.tables import poll_token
+
+from .test_card_watchers import saved, signed_in
+from .test_nambarz_pages import (  # noqa: F401 (fixture)
+    ENGINE,
+    card_ids,
+    deal,
+    drw,
+    joker,
+    post_move,
+    start,
+    sym,
+)
+from .test_push_pages import NEEDS_REDIS, heard, page_of, tablet
+from .test_watching import own_page, you_marks
+from .test_watching import same as same_watching
+
+pytestmark = [pytest.mark.django_db, NEEDS_REDIS]
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def same(page: str) -> str:
+    """test_watching.same, and a form's per-render fields (the current
+    player's own page holds forms)."""
+    page = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">', "", page)
+    page = re.sub(r'name="move_id" value="[^"]*"', "MOVE_ID", page)
+    return same_watching(page)
+
+
+def poll(client, table, pupil, language="en"):
+    url = reverse("games:table_poll", args=[table.pk])
+    return client.get(
+        url, {"t": poll_token(table, pupil.pk, None, pupil.sign_in_generation), "v": "0r"},
+        HTTP_ACCEPT_LANGUAGE=language, **HTMX,
+    )
+
+
+def set_state(table, **changes):
+    table.refresh_from_db()
+    state = replace(ENGINE.from_json(table.state), **changes)
+    table.state = state.to_json()
+    table.save(update_fields=["state"])
+    live.bump(table.pk)
+    return state
+
+
+def move(client, table, capture, language="en", **fields):
+    with capture(execute=True):
+        table.refresh_from_db()
+        data = {"version": table.version, "move_id": f"tap-{table.version}", **fields}
+        answer = client.post(reverse("games:table_move", args=[table.pk]), data,
+                             HTTP_ACCEPT_LANGUAGE=language, **HTMX)
+    assert answer.status_code == 200, answer.status_code
+    return answer.content.decode()
+
+
+def check(table, pupils, client, language="en", pushed=None):
+    """Every pupil's pushed bytes and poll answer: only their own cards, and
+    the page their own poll would draw. Returns who was pushed a page."""
+    found = saved(table)
+    state = ENGINE.from_json(found.state)
+    stamp = live.stamp(found)
+    got_page = set()
+    events = heard(table, stamp, [tablet(table, p, language) for p in pupils])
+    for pupil, event in zip(pupils, events, strict=True):
+        player = services.player_for(found, pupil, state)
+        others = {c for i, h in enumerate(state.hands) if i != player for c in h}
+        if state.drawn is not None and state.current != player:
+            others.add(state.drawn)
+        with translation.override(language):
+            expected = own_page(table, pupil)
+        if event.startswith("event: page"):
+            got_page.add(pupil.pk)
+            sent_stamp, page = page_of(event)
+            assert sent_stamp == stamp
+            assert not card_ids(page) & others, ("push", pupil.first_name)
+            assert watching.OWN_SLOT not in page
+            assert same(page) == same(expected), ("push", pupil.first_name)
+            assert you_marks(page) == you_marks(expected)
+        answer = poll(client, table, pupil, language)
+        assert answer.status_code == 200, (pupil.first_name, answer.status_code)
+        page = answer.content.decode()
+        assert not card_ids(page) & others, ("poll", pupil.first_name)
+        assert watching.OWN_SLOT not in page
+        assert same(page) == same(expected), ("poll", pupil.first_name)
+    # A second round of polls reads the kept copy (no render): the same again.
+    for pupil in pupils:
+        page = poll(client, table, pupil, language).content.decode()
+        with translation.override(language):
+            assert same(page) == same(own_page(table, pupil)), ("poll again", pupil.first_name)
+    if pushed is not None:
+        assert got_page == {p.pk for p in pushed}, got_page
+    return got_page
+
+
+HANDS = [[sym(5, 1), sym(2), sym(9), drw(3)], [sym(9, 1), sym(4), drw(7)], [sym(6), sym(10)]]
+
+
+def test_after_a_plain_match(start, pupil_client, client, pupils,
+                             django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, HANDS, target=sym(5))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
+         card=str(sym(5, 1)))
+    check(table, pupils[:3], client, pushed=[pupils[2]])
+
+
+def test_after_a_draw(start, pupil_client, client, pupils, django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, HANDS, target=sym(8))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="draw")
+    assert ENGINE.from_json(saved(table).state).pending == "drawn"
+    check(table, pupils[:3], client, pushed=[pupils[1], pupils[2]])
+
+
+@pytest.mark.parametrize("kind", ["replay", "change_number", "change_any"])
+def test_after_a_joker(kind, start, pupil_client, client, pupils,
+                       django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    hands = [[joker(kind), sym(2), drw(3)], HANDS[1], HANDS[2]]
+    deal(table, hands, target=sym(8))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="joker",
+         card=str(joker(kind)))
+    check(table, pupils[:3], client, pushed=[pupils[1], pupils[2]])
+
+
+def test_a_replay_joker_as_the_last_card(start, pupil_client, client, pupils,
+                                         django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, [[joker("replay")], HANDS[1], HANDS[2]], target=sym(8))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="joker",
+         card=str(joker("replay")))
+    check(table, pupils[:3], client, pushed=[pupils[1], pupils[2]])
+
+
+def test_a_pupil_who_is_out_watches(start, pupil_client, client, pupils,
+                                    django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, [HANDS[0], HANDS[1], []], target=sym(5))
+    set_state(table, out=(2,))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
+         card=str(sym(5, 1)))
+    check(table, pupils[:3], client, pushed=[pupils[2]])
+
+
+def test_the_end_of_a_round_deals_new_hands(start, pupil_client, client, pupils,
+                                            django_capture_on_commit_callbacks):
+    session, table = start(players=3, options={"rounds": 3})
+    deal(table, [[sym(5, 1)], HANDS[1], []], target=sym(5))
+    set_state(table, out=(2,))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
+         card=str(sym(5, 1)))
+    state = ENGINE.from_json(saved(table).state)
+    assert state.round == 2 and not state.over
+    watchers = [p for i, p in enumerate(pupils[:3]) if i != state.current]
+    check(table, pupils[:3], client,
+          pushed=[p for p in watchers if p != pupils[0]])
+
+
+def test_the_end_of_the_game(start, pupil_client, client, pupils,
+                             django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, [[sym(5, 1)], HANDS[1], []], target=sym(5))
+    set_state(table, out=(2,))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
+         card=str(sym(5, 1)))
+    check(table, pupils[:3], client)
+
+
+def test_a_wrong_calculation_then_a_right_one(start, pupil_client, client, pupils,
+                                              django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, [[sym(7), sym(2), sym(1)], HANDS[1], HANDS[2]], target=sym(5))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="calculate",
+         cards=f"{sym(7)},{sym(2)}", ops="-", results="6")
+    # Léa retries: Noah and Inès watch, her wrong step is not in their log.
+    check(table, pupils[:3], client, pushed=[pupils[1], pupils[2]])
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="calculate",
+         cards=f"{sym(7)},{sym(2)}", ops="-", results="5")
+    check(table, pupils[:3], client, pushed=[pupils[2]])
+
+
+def test_teams(start, pupil_client, client, pupils, classroom, teacher,
+               django_capture_on_commit_callbacks):
+    from .conftest import one_table
+
+    zoe = Pupil.objects.create(classroom=classroom, first_name="Zoé", initial="K",
+                               avatar="owl", picture_password="sun,tree,car")
+    four = [*pupils[:3], zoe]
+    session, table = one_table(classroom, teacher, four, game="nambarz",
+                               options={"teams": True}, seed=5)
+    assert ENGINE.from_json(table.state).options.teams
+    deal(table, [HANDS[0], HANDS[1], HANDS[2], [sym(11), drw(11)]], target=sym(5))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
+         card=str(sym(5, 1)))
+    check(table, four, client, pushed=[pupils[2], zoe])
+
+
+def test_a_session_paused_resumed_then_ended(start, pupil_client, client, pupils,
+                                             django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, HANDS, target=sym(5))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
+         card=str(sym(5, 1)))
+    for status in (GameSession.Status.PAUSED, GameSession.Status.RUNNING,
+                   GameSession.Status.ENDED):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.set_status(session, status)
+        check(table, pupils[:3], client)
+
+
+def test_french(start, pupil_client, client, pupils,
+                django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, HANDS, target=sym(8))
+    move(pupil_client, table, django_capture_on_commit_callbacks, language="fr", type="draw")
+    check(table, pupils[:3], client, language="fr", pushed=[pupils[1], pupils[2]])
+    # An English tablet hears "changed" and polls: its own page too.
+    check(table, pupils[:3], client, language="en")
+
+
+def test_a_shared_tablet(start, pupil_client, client, pupils,
+                         django_capture_on_commit_callbacks):
+    session, table = start(players=3, tablets=GameSession.Tablets.SHARED)
+    deal(table, HANDS, target=sym(5))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
+         card=str(sym(5, 1)))
+    check(table, pupils[:3], client, pushed=[])
+
+
+def test_alone_against_a_computer(start, pupil_client, client, pupils,
+                                  django_capture_on_commit_callbacks):
+    session, table = start(players=1, bot_level="greedy")
+    deal(table, [HANDS[0], HANDS[1]], target=sym(8))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="draw")
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="pass")
+    check(table, pupils[:1], client)
+
+
+def test_two_moves_by_other_pupils(start, pupil_client, client, pupils,
+                                   django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, HANDS, target=sym(5))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
+         card=str(sym(5, 1)))
+    noah = signed_in(pupil_client.__class__, pupils[1])
+    move(noah, table, django_capture_on_commit_callbacks, type="draw")
+    check(table, pupils[:3], client, pushed=[pupils[0], pupils[2]])
+    move(noah, table, django_capture_on_commit_callbacks, type="pass")
+    check(table, pupils[:3], client, pushed=[pupils[0]])
+
+
+def test_a_team_seat_on_own_tablets(pupil_client, client, pupils, classroom, teacher,
+                                    django_capture_on_commit_callbacks):
+    """Léa and Noah share player 0, each on their own tablet; Inès is player 1."""
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=pupils[:3], table_size=2,
+        tablets=GameSession.Tablets.OWN, team_size=2, seating={p.pk: 1 for p in pupils[:3]},
+        seed=5,
+    )
+    table = session.tables.get()
+    seats = {s.pupil_id: s.player for s in table.seats.all()}
+    assert seats[pupils[0].pk] == seats[pupils[1].pk] == 0 and seats[pupils[2].pk] == 1
+    deal(table, [HANDS[0], HANDS[2]], target=sym(5))
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
+         card=str(sym(5, 1)))
+    check(table, pupils[:3], client, pushed=[pupils[1]])
+
+
+def test_two_pupils_and_a_computer(client, pupils, classroom, teacher, pupil_client,
+                                   django_capture_on_commit_callbacks):
+    from .conftest import one_table
+
+    session, table = one_table(classroom, teacher, pupils[:2], game="nambarz", options={},
+                               players=3, bot_level="greedy", seed=5)
+    deal(table, [HANDS[0], HANDS[1], HANDS[2]], target=sym(5), current=1)
+    noah = signed_in(pupil_client.__class__, pupils[1])
+    move(noah, table, django_capture_on_commit_callbacks, type="draw")
+    move(noah, table, django_capture_on_commit_callbacks, type="pass")
+    # The computer's turn: both pupils watch.
+    assert ENGINE.from_json(saved(table).state).current == 2
+    check(table, pupils[:2], client, pushed=[pupils[0]])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.advance(table.pk)
+    check(table, pupils[:2], client)
+
+
+def test_a_wrong_calculation_leaving_the_log(start, pupil_client, client, pupils,
+                                             django_capture_on_commit_callbacks):
+    session, table = start(players=3)
+    deal(table, [[sym(7), sym(2), sym(1)], HANDS[1], HANDS[2]], target=sym(5))
+    clients = [pupil_client, signed_in(pupil_client.__class__, pupils[1]),
+               signed_in(pupil_client.__class__, pupils[2])]
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="calculate",
+         cards=f"{sym(7)},{sym(2)}", ops="-", results="6")
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="draw")
+    move(pupil_client, table, django_capture_on_commit_callbacks, type="pass")
+    seen = []
+    for _ in range(12):
+        current = ENGINE.from_json(saved(table).state).current
+        move(clients[current], table, django_capture_on_commit_callbacks, type="draw")
+        seen.append(check(table, pupils[:3], client))
+        move(clients[current], table, django_capture_on_commit_callbacks, type="pass")
+        seen.append(check(table, pupils[:3], client))
+    # Léa is pushed pages again once her wrong step has left the log.
+    assert pupils[0].pk in set().union(*seen[-6:]), seen
