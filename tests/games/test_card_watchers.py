@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.urls import reverse
 
 from games import seating, watching
 from games.models import Table
 from games.views import play
+from games.views.tables import poll_token
 from tests.conftest import tap_pictures
 
 from .test_nambarz_pages import card_ids, deal, post_move, start, sym  # noqa: F401 (fixture)
@@ -24,6 +26,7 @@ from .test_push_pages import NEEDS_REDIS, heard, page_of, tablet
 from .test_watching import own_page, poll, same, you_marks
 
 pytestmark = [pytest.mark.django_db, NEEDS_REDIS]
+HTMX = {"HTTP_HX_REQUEST": "true"}
 HANDS = [[sym(5, 1), sym(2), sym(9)], [sym(9, 1), sym(4)], [sym(6), sym(10)]]
 
 
@@ -43,6 +46,42 @@ def signed_in(client_class, pupil):
     client = client_class()
     tap_pictures(client, pupil, pupil.password_pictures)
     return client
+
+
+def team_seat_table(classroom, teacher, pupils, game: str):
+    """Léa and Noah share one seat, each on their own tablet; Inès has the
+    other. The table, and each pupil's player."""
+    from games import services
+    from games.models import GameSession
+
+    session = services.start_session(
+        classroom, teacher, game=game, options={}, pupils=pupils[:3], table_size=2,
+        tablets=GameSession.Tablets.OWN, team_size=2, seating={p.pk: 1 for p in pupils[:3]},
+        seed=5,
+    )
+    table = session.tables.get()
+    return table, {s.pupil_id: s.player for s in table.seats.all()}
+
+
+def poll_as(client, table, pupil, language="en"):
+    """This pupil's poll of the whole table (no version it already shows), in a language."""
+    url = reverse("games:table_poll", args=[table.pk])
+    return client.get(
+        url, {"t": poll_token(table, pupil.pk, None, pupil.sign_in_generation), "v": "none"},
+        HTTP_ACCEPT_LANGUAGE=language, **HTMX,
+    )
+
+
+def tap(client, table, capture, language="en", **fields):
+    """A move posted from a tablet, its commit's callbacks run (the watchers'
+    page is drawn there, before the ring); the answer's page."""
+    with capture(execute=True):
+        table.refresh_from_db()
+        data = {"version": table.version, "move_id": f"tap-{table.version}", **fields}
+        answer = client.post(reverse("games:table_move", args=[table.pk]), data,
+                             HTTP_ACCEPT_LANGUAGE=language, **HTMX)
+    assert answer.status_code == 200, answer.status_code
+    return answer.content.decode()
 
 
 def test_each_watcher_is_pushed_the_table_with_only_their_own_hand(

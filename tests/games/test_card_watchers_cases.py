@@ -11,19 +11,19 @@ have drawn (test_watching.own_page / same)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import pytest
-from django.urls import reverse
 from django.utils import translation
 
 from classroom.models import Pupil
 from games import live, services, watching
 from games.models import GameSession
-from games.views.tables import poll_token
 
-from .test_card_watchers import saved, signed_in
+from .test_card_watchers import poll_as as poll
+from .test_card_watchers import saved, signed_in, team_seat_table
+from .test_card_watchers import tap as move
+from .test_card_watchers import without_form_fields as same
 from .test_nambarz_pages import (  # noqa: F401 (fixture)
     ENGINE,
     card_ids,
@@ -36,26 +36,11 @@ from .test_nambarz_pages import (  # noqa: F401 (fixture)
 )
 from .test_push_pages import NEEDS_REDIS, heard, page_of, tablet
 from .test_watching import own_page, you_marks
-from .test_watching import same as same_watching
 
 pytestmark = [pytest.mark.django_db, NEEDS_REDIS]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def same(page: str) -> str:
-    """test_watching.same, and a form's per-render fields (the current
-    player's own page holds forms)."""
-    page = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">', "", page)
-    page = re.sub(r'name="move_id" value="[^"]*"', "MOVE_ID", page)
-    return same_watching(page)
-
-
-def poll(client, table, pupil, language="en"):
-    url = reverse("games:table_poll", args=[table.pk])
-    return client.get(
-        url, {"t": poll_token(table, pupil.pk, None, pupil.sign_in_generation), "v": "0r"},
-        HTTP_ACCEPT_LANGUAGE=language, **HTMX,
-    )
 
 
 def set_state(table, **changes):
@@ -66,15 +51,6 @@ def set_state(table, **changes):
     live.bump(table.pk)
     return state
 
-
-def move(client, table, capture, language="en", **fields):
-    with capture(execute=True):
-        table.refresh_from_db()
-        data = {"version": table.version, "move_id": f"tap-{table.version}", **fields}
-        answer = client.post(reverse("games:table_move", args=[table.pk]), data,
-                             HTTP_ACCEPT_LANGUAGE=language, **HTMX)
-    assert answer.status_code == 200, answer.status_code
-    return answer.content.decode()
 
 
 def check(table, pupils, client, language="en", pushed=None):
@@ -276,13 +252,7 @@ def test_two_moves_by_other_pupils(start, pupil_client, client, pupils,
 def test_a_team_seat_on_own_tablets(pupil_client, client, pupils, classroom, teacher,
                                     django_capture_on_commit_callbacks):
     """Léa and Noah share player 0, each on their own tablet; Inès is player 1."""
-    session = services.start_session(
-        classroom, teacher, game="nambarz", options={}, pupils=pupils[:3], table_size=2,
-        tablets=GameSession.Tablets.OWN, team_size=2, seating={p.pk: 1 for p in pupils[:3]},
-        seed=5,
-    )
-    table = session.tables.get()
-    seats = {s.pupil_id: s.player for s in table.seats.all()}
+    table, seats = team_seat_table(classroom, teacher, pupils, "nambarz")
     assert seats[pupils[0].pk] == seats[pupils[1].pk] == 0 and seats[pupils[2].pk] == 1
     deal(table, [HANDS[0], HANDS[2]], target=sym(5))
     move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
