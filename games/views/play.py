@@ -89,9 +89,9 @@ def _keep_watchers_page(
     )
     html = render_to_string(f"games/{table.session.game}/_table.html", context, request)
     players = {pupil_id: seat.player for pupil_id, seat in watchers.items()}
+    # Once per player: the pupils of a team seat hold one hand.
     own = {
-        seat.player: shown.watcher_own(table, state, seat.player, context)
-        for seat in watchers.values()
+        player: shown.watcher_own(table, state, player, context) for player in set(players.values())
     } if watching.OWN_SLOT in html else {}
     if not watching.store(table.pk, context["stamp"], players, html, context["move_id"], own):
         return None

@@ -1,4 +1,4 @@
-"""Nambarz's watchers share one page, each with only their own hand in it.
+"""Nambarz's and NUM-X's watchers share one page, each with only their own hand in it.
 
 The pupils the turn is not on see the same table; the page is drawn once by
 the mover's request with a slot where a hand goes, and each watcher's hand is
@@ -14,8 +14,9 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
-from games import seating, watching
+from games import live, seating, services, watching
 from games.models import Table
 from games.views import play
 from games.views.tables import poll_token
@@ -37,8 +38,6 @@ def saved(table) -> Table:
 
 
 def stamp_of(table) -> str:
-    from games import live
-
     return live.stamp(saved(table))
 
 
@@ -63,6 +62,18 @@ def team_seat_table(classroom, teacher, pupils, game: str):
     return table, {s.pupil_id: s.player for s in table.seats.all()}
 
 
+def paused_resumed_ended(session, capture):
+    """The teacher pauses, resumes, then ends the session: each status in turn,
+    its commit's callbacks run (the ring)."""
+    from games.models import GameSession
+
+    for status in (GameSession.Status.PAUSED, GameSession.Status.RUNNING,
+                   GameSession.Status.ENDED):
+        with capture(execute=True):
+            services.set_status(session, status)
+        yield status
+
+
 def poll_as(client, table, pupil, language="en"):
     """This pupil's poll of the whole table (no version it already shows), in a language."""
     url = reverse("games:table_poll", args=[table.pk])
@@ -82,6 +93,49 @@ def tap(client, table, capture, language="en", **fields):
                              HTTP_ACCEPT_LANGUAGE=language, **HTMX)
     assert answer.status_code == 200, answer.status_code
     return answer.content.decode()
+
+
+def check_every_tablet(table, pupils, client, engine, hidden_from, leaked, language="en",
+                       pushed=None) -> set[int]:
+    """Every pupil's pushed bytes and poll answer: no card hidden from them
+    (``hidden_from(state, player)``, found in a page by ``leaked(page,
+    hidden)``), no slot left unfilled, and the page their own poll would
+    draw; then a second round of polls, which read the kept copy. ``pushed``:
+    the pupils who must have been sent a page. Returns who was."""
+    found = saved(table)
+    state = engine.from_json(found.state)
+    stamp = live.stamp(found)
+    got_page = set()
+    events = heard(table, stamp, [tablet(table, p, language) for p in pupils])
+    for pupil, event in zip(pupils, events, strict=True):
+        hidden = hidden_from(state, services.player_for(found, pupil, state))
+        with translation.override(language):
+            expected = own_page(table, pupil)
+        assert not leaked(expected, hidden), ("own", pupil.first_name)
+        pages = []
+        if event.startswith("event: page"):
+            got_page.add(pupil.pk)
+            sent_stamp, page = page_of(event)
+            assert sent_stamp == stamp
+            assert you_marks(page) == you_marks(expected)
+            pages.append(("push", page))
+        answer = poll_as(client, table, pupil, language)
+        assert answer.status_code == 200, (pupil.first_name, answer.status_code)
+        pages.append(("poll", answer.content.decode()))
+        for how, page in pages:
+            assert not leaked(page, hidden), (how, pupil.first_name)
+            assert watching.OWN_SLOT not in page and "<!--you-class" not in page
+            assert without_form_fields(page) == without_form_fields(expected), (
+                how, pupil.first_name)
+    for pupil in pupils:
+        page = poll_as(client, table, pupil, language).content.decode()
+        with translation.override(language):
+            expected = own_page(table, pupil)
+        assert without_form_fields(page) == without_form_fields(expected), (
+            "poll again", pupil.first_name)
+    if pushed is not None:
+        assert got_page == {p.pk for p in pushed}, got_page
+    return got_page
 
 
 def test_each_watcher_is_pushed_the_table_with_only_their_own_hand(

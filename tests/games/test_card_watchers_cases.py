@@ -14,16 +14,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from django.utils import translation
 
 from classroom.models import Pupil
-from games import live, services, watching
+from games import live, services
 from games.models import GameSession
 
-from .test_card_watchers import poll_as as poll
-from .test_card_watchers import saved, signed_in, team_seat_table
+from .test_card_watchers import (
+    check_every_tablet,
+    paused_resumed_ended,
+    saved,
+    signed_in,
+    team_seat_table,
+)
 from .test_card_watchers import tap as move
-from .test_card_watchers import without_form_fields as same
 from .test_nambarz_pages import (  # noqa: F401 (fixture)
     ENGINE,
     card_ids,
@@ -34,8 +37,7 @@ from .test_nambarz_pages import (  # noqa: F401 (fixture)
     start,
     sym,
 )
-from .test_push_pages import NEEDS_REDIS, heard, page_of, tablet
-from .test_watching import own_page, you_marks
+from .test_push_pages import NEEDS_REDIS
 
 pytestmark = [pytest.mark.django_db, NEEDS_REDIS]
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -53,43 +55,21 @@ def set_state(table, **changes):
 
 
 
+def hidden_from(state, player: int) -> set[int]:
+    """The other hands, and the card the player whose turn it is drew."""
+    hidden = {c for i, h in enumerate(state.hands) if i != player for c in h}
+    if state.drawn is not None and state.current != player:
+        hidden.add(state.drawn)
+    return hidden
+
+
+def leaked(page: str, hidden: set[int]) -> set[int]:
+    return card_ids(page) & hidden
+
+
 def check(table, pupils, client, language="en", pushed=None):
-    """Every pupil's pushed bytes and poll answer: only their own cards, and
-    the page their own poll would draw. Returns who was pushed a page."""
-    found = saved(table)
-    state = ENGINE.from_json(found.state)
-    stamp = live.stamp(found)
-    got_page = set()
-    events = heard(table, stamp, [tablet(table, p, language) for p in pupils])
-    for pupil, event in zip(pupils, events, strict=True):
-        player = services.player_for(found, pupil, state)
-        others = {c for i, h in enumerate(state.hands) if i != player for c in h}
-        if state.drawn is not None and state.current != player:
-            others.add(state.drawn)
-        with translation.override(language):
-            expected = own_page(table, pupil)
-        if event.startswith("event: page"):
-            got_page.add(pupil.pk)
-            sent_stamp, page = page_of(event)
-            assert sent_stamp == stamp
-            assert not card_ids(page) & others, ("push", pupil.first_name)
-            assert watching.OWN_SLOT not in page
-            assert same(page) == same(expected), ("push", pupil.first_name)
-            assert you_marks(page) == you_marks(expected)
-        answer = poll(client, table, pupil, language)
-        assert answer.status_code == 200, (pupil.first_name, answer.status_code)
-        page = answer.content.decode()
-        assert not card_ids(page) & others, ("poll", pupil.first_name)
-        assert watching.OWN_SLOT not in page
-        assert same(page) == same(expected), ("poll", pupil.first_name)
-    # A second round of polls reads the kept copy (no render): the same again.
-    for pupil in pupils:
-        page = poll(client, table, pupil, language).content.decode()
-        with translation.override(language):
-            assert same(page) == same(own_page(table, pupil)), ("poll again", pupil.first_name)
-    if pushed is not None:
-        assert got_page == {p.pk for p in pushed}, got_page
-    return got_page
+    return check_every_tablet(table, pupils, client, ENGINE, hidden_from, leaked, language,
+                              pushed)
 
 
 HANDS = [[sym(5, 1), sym(2), sym(9), drw(3)], [sym(9, 1), sym(4), drw(7)], [sym(6), sym(10)]]
@@ -201,10 +181,7 @@ def test_a_session_paused_resumed_then_ended(start, pupil_client, client, pupils
     deal(table, HANDS, target=sym(5))
     move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
          card=str(sym(5, 1)))
-    for status in (GameSession.Status.PAUSED, GameSession.Status.RUNNING,
-                   GameSession.Status.ENDED):
-        with django_capture_on_commit_callbacks(execute=True):
-            services.set_status(session, status)
+    for _status in paused_resumed_ended(session, django_capture_on_commit_callbacks):
         check(table, pupils[:3], client)
 
 

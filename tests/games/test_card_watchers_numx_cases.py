@@ -14,28 +14,31 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from django.utils import translation
 
 from classroom.models import Pupil
 from engine.numx.tricks import Trick
-from games import live, services, watching
+from games import services
 from games.models import GameSession
 from games.pages.numx.presenter import PRESENTER as NUMX
 
-from .test_card_watchers import poll_as as poll
-from .test_card_watchers import saved, signed_in, team_seat_table
+from .test_card_watchers import (
+    check_every_tablet,
+    paused_resumed_ended,
+    saved,
+    signed_in,
+    team_seat_table,
+)
 from .test_card_watchers import tap as move
-from .test_card_watchers import without_form_fields as same
 from .test_numx_pages import (  # noqa: F401 (fixture)
     ENGINE,
     card_ids,
     deal,
+    hidden_cards_table,
     put,
     start,
     state_of,
 )
-from .test_push_pages import NEEDS_REDIS, heard, page_of, tablet
-from .test_watching import own_page, you_marks
+from .test_push_pages import NEEDS_REDIS
 
 pytestmark = [pytest.mark.django_db, NEEDS_REDIS]
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -76,41 +79,8 @@ def leaked(page: str, hidden: set[str]) -> set[str]:
 
 
 def check(table, pupils, client, language="en", pushed=None):
-    """Every pupil's pushed bytes and poll answer: no hidden card of another,
-    and the page their own poll would draw. Returns who was pushed a page."""
-    found = saved(table)
-    state = ENGINE.from_json(found.state)
-    stamp = live.stamp(found)
-    got_page = set()
-    events = heard(table, stamp, [tablet(table, p, language) for p in pupils])
-    for pupil, event in zip(pupils, events, strict=True):
-        player = services.player_for(found, pupil, state)
-        others = hidden_from(state, player)
-        with translation.override(language):
-            expected = own_page(table, pupil)
-        assert not leaked(expected, others), ("own", pupil.first_name)
-        if event.startswith("event: page"):
-            got_page.add(pupil.pk)
-            sent_stamp, page = page_of(event)
-            assert sent_stamp == stamp
-            assert not leaked(page, others), ("push", pupil.first_name)
-            assert watching.OWN_SLOT not in page and "<!--you-class" not in page
-            assert same(page) == same(expected), ("push", pupil.first_name)
-            assert you_marks(page) == you_marks(expected)
-        answer = poll(client, table, pupil, language)
-        assert answer.status_code == 200, (pupil.first_name, answer.status_code)
-        page = answer.content.decode()
-        assert not leaked(page, others), ("poll", pupil.first_name)
-        assert watching.OWN_SLOT not in page and "<!--you-class" not in page
-        assert same(page) == same(expected), ("poll", pupil.first_name)
-    # A second round of polls reads the kept copy (no render): the same again.
-    for pupil in pupils:
-        page = poll(client, table, pupil, language).content.decode()
-        with translation.override(language):
-            assert same(page) == same(own_page(table, pupil)), ("poll again", pupil.first_name)
-    if pushed is not None:
-        assert got_page == {p.pk for p in pushed}, got_page
-    return got_page
+    return check_every_tablet(table, pupils, client, ENGINE, hidden_from, leaked, language,
+                              pushed)
 
 
 def watchers_of(table, pupils, mover=None):
@@ -282,8 +252,10 @@ def test_teams_of_two(start, client, pupil_client, pupils, classroom, teacher,
     check(table, four, client, pushed=[pupils[2], zoe])
 
 
-def test_family_mode(start, pupil_client, client, pupils, django_capture_on_commit_callbacks):
-    session, table = start(players=3, options={"mode": "family"})
+@pytest.mark.parametrize("mode", ["family", "x_game"])
+def test_the_other_modes(mode, start, pupil_client, client, pupils,
+                         django_capture_on_commit_callbacks):
+    session, table = start(players=3, options={"mode": mode})
     deal(table, HANDS, rows=ROWS)
     move(pupil_client, table, django_capture_on_commit_callbacks, type="trick",
          cards="blue7,red7")
@@ -296,10 +268,7 @@ def test_paused_resumed_ended(start, pupil_client, client, pupils,
     deal(table, HANDS, rows=ROWS)
     move(pupil_client, table, django_capture_on_commit_callbacks, type="trick",
          cards="blue7,red7")
-    for status in (GameSession.Status.PAUSED, GameSession.Status.RUNNING,
-                   GameSession.Status.ENDED):
-        with django_capture_on_commit_callbacks(execute=True):
-            services.set_status(session, status)
+    for _status in paused_resumed_ended(session, django_capture_on_commit_callbacks):
         check(table, pupils[:3], client)
 
 
@@ -406,24 +375,9 @@ def test_a_computer_hands_out_then_plays(start, pupil_client, client, pupils,
         check(table, pupils[:2], client)
 
 
-def test_x_game_mode(start, pupil_client, client, pupils, django_capture_on_commit_callbacks):
-    session, table = start(players=3, options={"mode": "x_game"})
-    deal(table, HANDS, rows=ROWS)
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="trick",
-         cards="blue7,red7")
-    check(table, pupils[:3], client, pushed=[pupils[2]])
-
-
 def test_a_drawn_card_that_cannot_go_is_kept(start, pupil_client, client, pupils,
                                              django_capture_on_commit_callbacks):
-    session, table = start(players=3)
-    state = deal(
-        table,
-        [["blue14", "joker1", "flip1"], ["red15", "infini2", "malus3"], ["green16", "numx"]],
-        rows=[[("yellow12", False)], [("shadow13", True)], [("rainbow11", False)]],
-        tricks=[Trick(2, ("blue3",), 3, "number")],
-    )
-    put(table, replace(state, pile=state.pile[:-1] + ("red1",)))
+    session, table = hidden_cards_table(start)
     move(pupil_client, table, django_capture_on_commit_callbacks, type="draw")
     check(table, pupils[:3], client, pushed=[pupils[2]])
 

@@ -502,8 +502,9 @@ def test_a_count_out_of_order_or_not_typed_is_refused_in_words(start, pupil_clie
 # --------------------------------------------------------------------------- hidden cards
 
 
-def test_no_hidden_card_reaches_another_tablet_or_the_class_screen(
-        start, client, teacher_client, pupils):
+def hidden_cards_table(start):
+    """Three hands of every kind of card, face-down score cards, and the red 1
+    on top of the pile for Léa to draw."""
     session, table = start(players=3)
     state = deal(
         table,
@@ -512,6 +513,12 @@ def test_no_hidden_card_reaches_another_tablet_or_the_class_screen(
         tricks=[Trick(2, ("blue3",), 3, "number")],
     )
     put(table, replace(state, pile=state.pile[:-1] + ("red1",)))
+    return session, table
+
+
+def test_no_hidden_card_reaches_another_tablet_or_the_class_screen(
+        start, client, teacher_client, pupils):
+    session, table = hidden_cards_table(start)
     lea, noah, ines = (tablet(client.__class__, p) for p in pupils)
     post_move(lea, table, type="draw")  # Léa draws the red 1: hers alone to see
     hands = {0: {"blue14", "joker1", "flip1", "red1"}, 1: {"red15", "infini2", "malus3"},

@@ -153,7 +153,9 @@ class NambarzPresenter(Presenter):
     def watching(self, table, state, player: int | None) -> bool:
         # A pupil whose wrong calculation is still in the log reads it there;
         # the others' log leaves it out: their page is their own.
-        return super().watching(table, state, player) and not _wrong_of(table, player)
+        return super().watching(table, state, player) and player not in _wrong_calculators(
+            recent_moves(table, LOG_MOVES)[0]
+        )
 
     def watcher_own(self, table, state, player: int, context: dict[str, Any]) -> str:
         # As context() draws it for a pupil whose turn it is not.
@@ -348,7 +350,7 @@ class NambarzPresenter(Presenter):
             drawn = _drawn_card(state, player, view)
         # Another pupil's wrong calculation is left out of the log: which
         # pupil reads it matters only when one is in it.
-        wrong = any(e.get("kind") == "wrong_result" for m in moves for e in m[3] or ())
+        wrong = bool(_wrong_calculators(moves))
         told = kept_words(
             "nambarz-log",
             (said, tuple(names.items()), wrong, player if wrong and not for_watchers else None),
@@ -562,13 +564,11 @@ def _round_end(moves, names: dict[int, str]) -> dict[str, Any] | None:
     return None
 
 
-def _wrong_of(table, player: int | None) -> bool:
-    """Whether the log's moves hold a wrong calculation of this player."""
-    moves, _said = recent_moves(table, LOG_MOVES)
-    return any(
-        e.get("kind") == "wrong_result" and e.get("player") == player
-        for m in moves for e in m[3] or ()
-    )
+def _wrong_calculators(moves) -> set[int]:
+    """The players whose wrong calculation is among these moves."""
+    return {
+        e.get("player") for m in moves for e in m[3] or () if e.get("kind") == "wrong_result"
+    }
 
 
 def _log(shown, moves, names: dict[int, str], viewer: int | None) -> list[str]:

@@ -97,7 +97,7 @@ class NumxPresenter(Presenter):
         if can_add_rainbow(state, player):
             return False
         history, _said = recent_moves(table, LOG_MOVES)
-        return not _lost_turn_to(history, player, {})
+        return _turn_taken_by(history, player) is None
 
     def watcher_own(self, table, state, player: int, context: dict[str, Any]) -> str:
         # As context() draws it for a pupil the game is not waiting on.
@@ -409,18 +409,25 @@ def _moved_last(history) -> int | None:
     return history[0][1] if history else None
 
 
-def _lost_turn_to(history, player: int | None, names: dict[int, str]) -> str:
-    """Who took this pupil's turn with a Rainbow since they last moved, or ''."""
+def _turn_taken_by(history, player: int | None) -> int | None:
+    """The player who took this pupil's turn with a Rainbow since they last
+    moved, if any."""
     if player is None:
-        return ""
+        return None
     for _number, mover, _pupil_id, events in history:
         if mover == player:
-            return ""
+            return None
         for event in events or []:
             if event.get("kind") == "lost_turn" and player in (event.get("data") or {}).get(
                     "players", []):
-                return names.get(mover, "?")
-    return ""
+                return mover
+    return None
+
+
+def _lost_turn_to(history, player: int | None, names: dict[int, str]) -> str:
+    """Who took this pupil's turn with a Rainbow since they last moved, or ''."""
+    taker = _turn_taken_by(history, player)
+    return "" if taker is None else names.get(taker, "?")
 
 
 def _last_count(presenter: NumxPresenter, history, names: dict[int, str]) -> str:
