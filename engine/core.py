@@ -89,9 +89,13 @@ class Attempt:
     given: Any
     correct: bool
     first_try: bool = True
+    # How long the pupil took over this step, as their tablet measured it: set
+    # when a calculation's steps reach the server together. None: the time
+    # since the table's last move says it.
+    ms: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found = {
             "skill": self.skill,
             "operands": list(self.operands),
             "expected": self.expected,
@@ -99,6 +103,9 @@ class Attempt:
             "correct": self.correct,
             "first_try": self.first_try,
         }
+        if self.ms is not None:
+            found["ms"] = self.ms
+        return found
 
 
 @dataclass(frozen=True)

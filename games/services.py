@@ -508,7 +508,7 @@ def _commit(
                 given=_text(a.given),
                 correct=a.correct,
                 first_try=a.first_try,
-                response_ms=min(max(elapsed, 0), MAX_RESPONSE_MS),
+                response_ms=_response_ms(a, elapsed),
             )
             for a in outcome.attempts
         ]
@@ -630,6 +630,14 @@ def _refresh_reports(pupil_ids) -> None:
     pupil_ids = sorted(set(pupil_ids))
     if pupil_ids:
         transaction.on_commit(lambda: recompute_pupils.delay(pupil_ids), robust=True)
+
+
+def _response_ms(attempt, elapsed: int) -> int:
+    """How long the pupil took: their tablet's own measure of a step sent with
+    others (no longer than the move took), else the time since the last move."""
+    if attempt.ms is not None:
+        elapsed = min(attempt.ms, elapsed)
+    return min(max(elapsed, 0), MAX_RESPONSE_MS)
 
 
 def _text(value: Any) -> Any:

@@ -47,7 +47,10 @@ from engine.numberquest.variants import Options, Variant, makeable_numbers, reso
 
 SLUG = "numberquest"
 PHASES = ("calculate", "place", "bank", "over")
-MOVE_TYPES = ("step", "undo", "clear", "place", "cant", "bank", "timeout", "end", "calculation")
+MOVE_TYPES = (
+    "step", "steps", "undo", "clear", "place", "cant", "bank", "timeout", "end", "calculation"
+)
+MAX_STEP_MS = 10 * 60 * 1000
 MAX_PLAYERS = 4
 KEPT_EVENTS = 12  # enough for "what just happened" on the other tablets
 
@@ -387,6 +390,36 @@ def _step(state: State, player: int, move: dict[str, Any]) -> Outcome:
     return _done(new_state, events, attempts)
 
 
+def _steps(state: State, player: int, move: dict[str, Any]) -> Outcome:
+    """Several steps typed on the tablet one after the other, sent together
+    (the page checks the right ones as it goes and sends them with the last
+    step or the first one it cannot vouch for): each is ruled on as a "step"
+    of its own, in order. A wrong result stops there, as it would have step by
+    step, and the steps after it (built on the wrong number) are dropped; a
+    step the rules refuse refuses them all, so nothing is half done."""
+    steps = move.get("steps")
+    if not isinstance(steps, list) or not 1 <= len(steps) < len(state.available):
+        raise _malformed("steps")
+    events: list[Event] = []
+    attempts: list[Attempt] = []
+    for one in steps:
+        if not isinstance(one, dict):
+            raise _malformed("steps")
+        ms = one.get("ms")
+        if ms is not None and (
+            not isinstance(ms, int) or isinstance(ms, bool) or not 0 <= ms <= MAX_STEP_MS
+        ):
+            raise _malformed("ms")
+        outcome = _step(state, player, one)
+        state = outcome.state
+        events += outcome.events
+        typed, *whole = outcome.attempts
+        attempts += [replace(typed, ms=ms), *whole]
+        if not typed.correct:
+            break
+    return Outcome(state, tuple(events), tuple(attempts))
+
+
 def _calculated(state: State, player: int, text: str, value: Number, bot: bool = False) -> Event:
     problem = _placeable(state, value)
     data: dict[str, Any] = {"value": to_json_number(value), "text": text, "placeable": not problem}
@@ -565,6 +598,7 @@ def _end(state: State, player: int | None, move: dict[str, Any]) -> Outcome:
 
 _PHASE_OF_MOVE = {
     "step": ("calculate",),
+    "steps": ("calculate",),
     "calculation": ("calculate",),
     "undo": ("calculate", "place"),
     "clear": ("calculate", "place"),
@@ -607,6 +641,8 @@ def apply(state: State, player: int | None, move: Any) -> Outcome:
         )
     if kind == "step":
         return _step(state, player, move)
+    if kind == "steps":
+        return _steps(state, player, move)
     if kind == "calculation":
         return _calculation(state, player, move)
     if kind in ("undo", "clear"):

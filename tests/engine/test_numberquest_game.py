@@ -256,6 +256,65 @@ def test_refused_steps_keep_the_turn(classic):
     assert refused(plus, 0, step(6, "*", 4, 24)).code == "op_not_allowed"
 
 
+def steps(*typed, ms=None):
+    """Steps typed on the tablet and sent together."""
+    found = [{k: v for k, v in step(*one).items() if k != "type"} for one in typed]
+    for one, time in zip(found, ms or [], strict=False):
+        one["ms"] = time
+    return {"type": "steps", "steps": found}
+
+
+def test_steps_sent_together_are_the_same_steps_one_by_one(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    typed = [(6, "*", 4, 24), (24, "-", 3, 21), (21, "*", 1, 21)]
+    one_by_one, outcomes = play(state, 0, *(step(*t) for t in typed))
+    together, (outcome,) = play(state, 0, steps(*typed, ms=[4000, 2500, 1800]))
+    assert together == one_by_one and together.phase == "place"
+    assert outcome.events == tuple(e for o in outcomes for e in o.events)
+    assert [replace(a, ms=None) for a in outcome.attempts] == [
+        a for o in outcomes for a in o.attempts
+    ]
+    # Each typed step keeps its own time; the whole calculation's tags have none.
+    assert [a.ms for a in outcome.attempts] == [4000, 2500, 1800] + [None] * (
+        len(outcome.attempts) - 3
+    )
+
+
+def test_steps_stop_at_a_wrong_result(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    after, (outcome,) = play(state, 0, steps((6, "*", 4, 24), (24, "-", 3, 20), (20, "+", 1, 21)))
+    assert [a.correct for a in outcome.attempts] == [True, False]
+    assert "wrong_step" in [e.kind for e in outcome.events] and after.current == 1
+    # With a second chance the pupil types the wrong step again, the right one kept.
+    second = rolled(GAME.new({"second_chance": True}, 2, 3), 6, 4, 3, 1)
+    after, (outcome,) = play(second, 0, steps((6, "*", 4, 24), (24, "-", 3, 20), (20, "+", 1, 21)))
+    assert outcome.events[-1].kind == "try_again" and after.current == 0
+    assert [s.text() for s in after.steps] == ["6 × 4 = 24"]
+    after, (outcome,) = play(after, 0, steps((24, "-", 3, 21), (21, "+", 1, 22)))
+    assert [(a.correct, a.first_try) for a in outcome.attempts[:2]] == [(True, False), (True, True)]
+    assert after.phase == "place"
+
+
+def test_steps_the_rules_refuse_are_all_refused(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    assert refused(state, 0, steps((6, "*", 4, 24), (3, "-", 24, 0))).code == "below_zero"
+    assert refused(state, 0, steps((6, "*", 4, 24), (6, "+", 3, 9))).code == "not_available"
+    four = steps((6, "*", 4, 24), (24, "-", 3, 21), (21, "*", 1, 21), (21, "+", 0, 21))
+    bad = [
+        {"type": "steps"},
+        {"type": "steps", "steps": []},
+        {"type": "steps", "steps": "6*4=24"},
+        {"type": "steps", "steps": [5]},
+        four,
+        steps((6, "*", 4, 24), ms=[-1]),
+        steps((6, "*", 4, 24), ms=[True]),
+        steps((6, "*", 4, 24), ms=[10**9]),
+    ]
+    for move in bad:
+        assert refused(state, 0, move).code == "malformed", move
+    assert refused(state, 1, steps((6, "*", 4, 24))).code == "not_your_turn"
+
+
 def test_undo_and_clear(classic):
     state = rolled(classic, 6, 4, 3, 1)
     assert refused(state, 0, {"type": "undo"}).code == "nothing_to_undo"
@@ -450,12 +509,13 @@ json_values = st.recursive(
 move_like = st.fixed_dictionaries(
     {
         "type": st.sampled_from(
-            ["step", "undo", "clear", "place", "cant", "bank", "timeout", "end", "calculation"]
+            ["step", "steps", "undo", "clear", "place", "cant", "bank", "timeout", "end",
+             "calculation"]
         )
     },
     optional={
         key: json_values | st.integers(-20, 200)
-        for key in ("left", "op", "right", "result", "square", "balance", "text", "reason")
+        for key in ("left", "op", "right", "result", "square", "balance", "text", "reason", "steps")
     },
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -17,6 +18,7 @@ from games import narration
 from games.pages.base import (
     MOVE_URL_SLOT,
     PLAYER_COLOUR_NAMES,
+    MAX_FIELD,
     PLAYER_COLOURS,
     TAP_SLOT,
     VERSION_SLOT,
@@ -30,6 +32,9 @@ from . import drawing as boards
 from .duration import duration_of, form_values
 from .options import NumberQuestOptions
 
+# A calculation sent whole: at most one step fewer than the dice (four).
+MAX_STEPS = 3
+STEP_FIELDS = ("left", "op", "right", "result")
 CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made", "no_number"}
 
 
@@ -129,6 +134,8 @@ class NumberQuestPresenter(Presenter):
     watchers_share_a_page = True
 
     def read_move(self, post) -> dict[str, Any] | None:
+        if post.get("type") == "steps":
+            return self._read_steps(post)
         if post.get("type") != "step":
             return super().read_move(post)
         if post.get("left") and post.get("left") == post.get("right"):
@@ -138,6 +145,35 @@ class NumberQuestPresenter(Presenter):
             # The number tiles post "value|origin": two dice of the same value stay distinct.
             post[side] = post.get(side, "").split("|", 1)[0]
         return super().read_move(post)
+
+    def _read_steps(self, post) -> dict[str, Any]:
+        """A calculation's steps typed on the tablet and sent together
+        (static/js/numberquest.js): each field once per step, in order, and
+        ``ms`` the time each took, when the tablet measured it."""
+        fields = {name: post.getlist(name)[:MAX_STEPS + 1] for name in STEP_FIELDS}
+        count = len(fields["op"])
+        times = post.getlist("ms")[:MAX_STEPS + 1]
+        if not 1 <= count <= MAX_STEPS or any(len(v) != count for v in fields.values()):
+            return {"type": "steps", "invalid": "steps"}
+        if times and len(times) != count:
+            return {"type": "steps", "invalid": "steps"}
+        steps = []
+        for index in range(count):
+            posted = QueryDict(mutable=True)
+            posted["type"] = "step"
+            for name, values in fields.items():
+                posted[name] = values[index]
+            one = self.read_move(posted)
+            if one is None or "invalid" in one:
+                return {"type": "steps", "invalid": (one or {}).get("invalid", "steps")}
+            if times:
+                raw = times[index].strip()[:MAX_FIELD]
+                if not (raw.isascii() and raw.isdigit()):
+                    return {"type": "steps", "invalid": "ms"}
+                one["ms"] = int(raw)
+            del one["type"]
+            steps.append(one)
+        return {"type": "steps", "steps": steps}
 
     def invalid_note(self, move: dict[str, Any] | None) -> str:
         if move and move.get("invalid") == "same":

@@ -1,0 +1,153 @@
+// Number Quest: a calculation's steps typed on the tablet. A step the page can
+// vouch for (its result the right whole number, and numbers still to join) is
+// kept here and shown at once, without a request. The last step, or the first
+// one the page cannot vouch for (a wrong result, a step the rules may refuse),
+// goes to the server with the kept ones before it ("steps"), and the engine
+// rules on each in turn, as if they had come one by one. The page never says
+// a result is wrong: that is the server's to say, with the right answer when
+// the rules show it. A refusal redraws the same version of the table: the
+// kept steps come back (sessionStorage keeps them across a reload too).
+// Without script the form posts each step, as before.
+(() => {
+  const KEY = "numbo.numberquest.steps";
+  const SYMBOLS = { "+": "+", "-": "−", "*": "×", "/": "÷" };
+  let kept = null; // { at: "move url @ version", steps: [{left, op, right, result, ms}] }
+  let since = performance.now(); // when the pupil started the step being typed
+
+  const stepForm = (root) => {
+    const type = root && root.querySelector("form.calc input[name=type][value=step], form.calc input[name=type][value=steps]");
+    return type ? type.form : null;
+  };
+  const placeOf = (form) => {
+    const table = form.closest("#table");
+    return `${form.getAttribute("action")}@${table ? table.dataset.version : ""}`;
+  };
+  const valueOf = (tile) => Number(tile.split("|")[0]);
+
+  function read(form) {
+    if (kept && kept.at === placeOf(form)) return kept;
+    let stored = null;
+    try {
+      stored = JSON.parse(sessionStorage.getItem(KEY) || "null");
+    } catch (error) {
+      stored = null;
+    }
+    kept = stored && stored.at === placeOf(form) ? stored : { at: placeOf(form), steps: [] };
+    return kept;
+  }
+
+  function save() {
+    try {
+      sessionStorage.setItem(KEY, JSON.stringify(kept));
+    } catch (error) {
+      // A private window may refuse: the steps live as long as the page.
+    }
+  }
+
+  // The right result of one step when it is a whole number of at least zero
+  // (the only ones a pupil can type), else null: the server rules on the rest.
+  function exact(left, op, right) {
+    if (op === "+") return left + right;
+    if (op === "*") return left * right;
+    if (op === "-") return left >= right ? left - right : null;
+    if (op === "/") return right !== 0 && left % right === 0 ? left / right : null;
+    return null;
+  }
+
+  // The form as the server drew it, then each kept step: its two numbers taken
+  // away, its result added as a new number, the step listed above the form.
+  function redraw(form) {
+    if (!form.dataset.drawn) form.dataset.drawn = form.innerHTML;
+    else form.innerHTML = form.dataset.drawn;
+    const table = form.closest("#table");
+    table.querySelectorAll(".steps li[data-local]").forEach((line) => line.remove());
+    const steps = read(form).steps;
+    let list = table.querySelector("ul.steps");
+    if (!list && steps.length) {
+      list = document.createElement("ul");
+      list.className = "steps";
+      form.before(list);
+    }
+    steps.forEach((step, index) => {
+      for (const used of [step.left, step.right]) {
+        form.querySelectorAll(`input[value="${CSS.escape(used)}"]`).forEach((box) => box.closest("label").remove());
+      }
+      for (const side of ["left", "right"]) {
+        const label = document.createElement("label");
+        label.className = "tile";
+        const box = document.createElement("input");
+        Object.assign(box, { type: "radio", name: side, value: `${step.result}|local:${index}`, required: true });
+        const shown = document.createElement("span");
+        shown.textContent = String(step.result);
+        label.append(box, shown);
+        const fieldsets = form.querySelectorAll("fieldset.tiles:not(.ops)");
+        fieldsets[side === "left" ? 0 : 1].append(label);
+      }
+      const line = document.createElement("li");
+      line.dataset.local = "";
+      line.textContent = `${valueOf(step.left)} ${SYMBOLS[step.op]} ${valueOf(step.right)} = ${step.result}`;
+      list.append(line);
+    });
+    const undo = form.querySelector("[data-undo-local]");
+    if (undo) undo.hidden = steps.length === 0;
+  }
+
+  function hidden(form, name, value) {
+    const box = document.createElement("input");
+    Object.assign(box, { type: "hidden", name, value: String(value) });
+    box.dataset.sent = "";
+    return box;
+  }
+
+  document.addEventListener("htmx:confirm", (event) => {
+    const form = event.detail.elt;
+    if (!(form instanceof HTMLFormElement) || stepForm(form.parentElement) !== form) return;
+    const left = form.querySelector("input[name=left]:checked");
+    const right = form.querySelector("input[name=right]:checked");
+    const op = form.querySelector("input[name=op]:checked");
+    const result = form.elements.result;
+    if (!left || !right || !op || !/^\d{1,7}$/.test(result.value)) return; // the server says what is missing
+    const ms = Math.round(performance.now() - since);
+    const steps = read(form).steps;
+    const numbers = form.querySelectorAll("fieldset.tiles:not(.ops)")[0].querySelectorAll("input[name=left]").length;
+    const right_result = left.value === right.value ? null : exact(valueOf(left.value), op.value, valueOf(right.value));
+    if (right_result !== null && right_result === Number(result.value) && numbers > 2) {
+      event.preventDefault();
+      steps.push({ left: left.value, op: op.value, right: right.value, result: Number(result.value), ms });
+      save();
+      redraw(form);
+      since = performance.now();
+      return;
+    }
+    // To the server: the kept steps, then this one, each field once per step.
+    form.querySelectorAll("[data-sent]").forEach((box) => box.remove());
+    const before = document.createElement("div");
+    before.dataset.sent = "";
+    for (const step of steps) {
+      for (const name of ["left", "op", "right", "result", "ms"]) before.append(hidden(form, name, step[name]));
+    }
+    form.prepend(before);
+    form.append(hidden(form, "ms", ms));
+    form.querySelector("input[name=type]").value = "steps";
+  });
+
+  document.addEventListener("click", (event) => {
+    const undo = event.target.closest("[data-undo-local]");
+    const form = undo && undo.form;
+    if (!form) return;
+    read(form).steps.pop();
+    save();
+    redraw(form);
+  });
+
+  // A new table drawn (a move's answer, a poll, a reload): the steps kept for
+  // this version of it come back; any other version's are forgotten.
+  function restore(root) {
+    const form = stepForm(root);
+    since = performance.now();
+    if (!form) return;
+    if (read(form).steps.length) redraw(form);
+  }
+  document.addEventListener("DOMContentLoaded", () => restore(document));
+  document.addEventListener("htmx:load", (event) => restore(event.detail.elt));
+})();

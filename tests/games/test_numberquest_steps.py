@@ -1,0 +1,102 @@
+"""A calculation's steps typed on the tablet and sent together
+(static/js/numberquest.js): one request where there were one per step."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import Attempt
+from games.models import Move, Table
+
+from .conftest import state_of
+from .test_play_views import post_move
+
+pytestmark = pytest.mark.django_db
+
+
+def whole_calculation(state, wrong_at=None, ms=("3000", "2000", "1500")):
+    """Every number added, left to right, each step's fields once per step."""
+    tiles = [f"{value}|{origin}" for value, origin in state.available]
+    fields = {"type": "steps", "left": [], "op": [], "right": [], "result": [], "ms": []}
+    total = int(tiles[0].split("|")[0])
+    left = tiles[0]
+    for index, right in enumerate(tiles[1:]):
+        total += int(right.split("|")[0])
+        fields["left"].append(left)
+        fields["op"].append("+")
+        fields["right"].append(right)
+        fields["result"].append(str(total + (1 if index == wrong_at else 0)))
+        fields["ms"].append(ms[index])
+        left = f"{total}|local:{index}"
+    return fields, total
+
+
+def test_a_calculation_sent_whole_is_its_steps_and_makes_the_number(start, pupil_client):
+    session, table = start()
+    # The turn began ten seconds ago: each step's own time fits in it.
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(seconds=10))
+    fields, total = whole_calculation(state_of(table))
+    page = post_move(pupil_client, table, **fields).content.decode()
+    assert state_of(table).phase == "place"
+    assert page.count('role="status">Right: ') == 3
+    assert f"You made {total}!" in page
+    typed = Attempt.objects.filter(skill="add").order_by("pk")
+    assert [a.response_ms for a in typed] == [3000, 2000, 1500]
+    assert Move.objects.count() == 1
+
+
+def test_a_wrong_step_in_a_whole_calculation_ends_there(start, pupil_client):
+    session, table = start()
+    fields, _total = whole_calculation(state_of(table), wrong_at=1)
+    page = post_move(pupil_client, table, **fields).content.decode()
+    assert page.count('role="status">Right: ') == 1 and 'class="feedback wrong"' in page
+    assert [a.correct for a in Attempt.objects.filter(skill="add").order_by("pk")] == [True, False]
+    assert state_of(table).current == 1  # the turn is lost, as step by step
+
+
+def test_a_step_the_rules_refuse_refuses_the_whole_calculation(start, pupil_client):
+    session, table = start()
+    fields, _total = whole_calculation(state_of(table))
+    fields["right"][1] = "99|die:9"  # a number the pupil does not have
+    page = post_move(pupil_client, table, **fields).content.decode()
+    assert 'class="note error"' in page
+    assert not Move.objects.exists() and not Attempt.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"op": ["+"]},  # fewer operations than numbers
+        {"ms": ["1"]},  # a time for one step of three
+        {"ms": ["1", "2", "-3"]},
+        {"ms": ["1", "2", "600001"]},  # over ten minutes
+        {"result": ["x" * 100_000, "1", "2"]},
+        {"left": ["1|a"] * 50, "op": ["+"] * 50, "right": ["1|b"] * 50, "result": ["2"] * 50},
+    ],
+)
+def test_a_forged_whole_calculation_gets_a_message_and_changes_nothing(
+    start, pupil_client, change
+):
+    session, table = start()
+    fields, _total = whole_calculation(state_of(table))
+    fields.update(change)
+    response = post_move(pupil_client, table, **fields)
+    assert response.status_code == 200
+    assert 'class="note error"' in response.content.decode()
+    assert not Move.objects.exists()
+
+
+def test_a_time_longer_than_the_move_took_counts_as_the_move(start, pupil_client):
+    session, table = start()
+    fields, _total = whole_calculation(state_of(table), ms=("590000", "600000", "1"))
+    post_move(pupil_client, table, **fields)
+    times = [a.response_ms for a in Attempt.objects.filter(skill="add").order_by("pk")]
+    assert times[0] < 60_000 and times[2] == 1
+
+
+def test_the_page_offers_the_script_its_form(start, pupil_client):
+    session, table = start()
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert "js/numberquest.js" in page and "data-undo-local hidden" in page
