@@ -7,15 +7,19 @@
 // a result is wrong: that is the server's to say, with the right answer when
 // the rules show it. A refusal redraws the same version of the table: the
 // kept steps come back (sessionStorage keeps them across a reload too).
-// Without script the form posts each step, as before.
+// Only where the pupil is alone at the table: where others watch, each step
+// goes to the server and reaches their tablets as it is typed. Without script
+// the form posts each step.
 (() => {
   const KEY = "numbo.numberquest.steps";
   const SYMBOLS = { "+": "+", "-": "−", "*": "×", "/": "÷" };
   let kept = null; // { at: "move url @ version", steps: [{left, op, right, result, ms}] }
   let since = performance.now(); // when the pupil started the step being typed
 
+  // The page marks the form when the steps may wait here: the pupil is alone
+  // at the table (or with the computer), so nobody watches them come.
   const stepForm = (root) => {
-    const type = root && root.querySelector("form.calc input[name=type][value=step], form.calc input[name=type][value=steps]");
+    const type = root && root.querySelector("form.calc[data-steps-on-tablet] input[name=type]");
     return type ? type.form : null;
   };
   const placeOf = (form) => {
@@ -57,8 +61,9 @@
   // The form as the server drew it, then each kept step: its two numbers taken
   // away, its result added as a new number, the step listed above the form.
   function redraw(form) {
+    // Set again from the page's own markup: no number picked, no result typed.
     if (!form.dataset.drawn) form.dataset.drawn = form.innerHTML;
-    else form.innerHTML = form.dataset.drawn;
+    form.innerHTML = form.dataset.drawn;
     const table = form.closest("#table");
     table.querySelectorAll(".steps li[data-local]").forEach((line) => line.remove());
     const steps = read(form).steps;
@@ -88,8 +93,42 @@
       line.textContent = `${valueOf(step.left)} ${SYMBOLS[step.op]} ${valueOf(step.right)} = ${step.result}`;
       list.append(line);
     });
+    // A die whose number went into a kept step looks spent, as the server draws it.
+    const dice = table.querySelectorAll(".dice svg.die");
+    dice.forEach((die) => {
+      if (die.dataset.localUsed === undefined) return;
+      die.classList.remove("used");
+      die.querySelector("path.spent")?.remove();
+      delete die.dataset.localUsed;
+    });
+    for (const step of steps) {
+      for (const used of [step.left, step.right]) {
+        const found = /\|die:(\d+)$/.exec(used);
+        const die = found && dice[Number(found[1])];
+        if (!die || die.classList.contains("used")) continue;
+        die.classList.add("used");
+        die.dataset.localUsed = "";
+        const spent = document.createElementNS("http://www.w3.org/2000/svg", "path");
+        spent.setAttribute("class", "spent");
+        spent.setAttribute("d", "M8 52L52 8");
+        spent.setAttribute("stroke", "#b3261e");
+        spent.setAttribute("stroke-width", "4");
+        spent.setAttribute("stroke-linecap", "round");
+        die.append(spent);
+      }
+    }
     const undo = form.querySelector("[data-undo-local]");
     if (undo) undo.hidden = steps.length === 0;
+    table.querySelectorAll(".feedback[data-local]").forEach((line) => line.remove());
+    const last = list && list.lastElementChild;
+    if (last && last.dataset.local !== undefined) {
+      const said = document.createElement("p");
+      said.className = "feedback";
+      said.dataset.local = "";
+      said.setAttribute("role", "status");
+      said.textContent = form.dataset.right.replace("%(step)s", last.textContent);
+      list.before(said);
+    }
   }
 
   function hidden(form, name, value) {

@@ -657,7 +657,7 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, reach: Reach, cs
                 status, content = await timed(
                     client, stats, "move", "POST", f"/tables/{table}/move/",
                     {**htmx, "Content-Type": "application/x-www-form-urlencoded"},
-                    urlencode(fields).encode(), also=f"move {game}",
+                    urlencode(fields, doseq=True).encode(), also=f"move {game}",
                 )
                 if status == 200:
                     text = content.decode("utf-8", "replace")

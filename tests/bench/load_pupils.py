@@ -155,6 +155,7 @@ class NumberQuestMind:
 
     def next_tap(self, page: Page) -> dict[str, str] | None:
         html = page.html
+        self.think = NumberQuestMind.think
         if 'name="type" value="bank"' in html:
             found = RE_BANK.search(html)
             old, paid = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
@@ -177,6 +178,8 @@ class NumberQuestMind:
             self.plan = self._calculation(html, tiles)
             if not self.plan:
                 return {**page.form(), "type": "cant"}
+        if "data-steps-on-tablet" in html:
+            return self._on_tablet(page, tiles)
         step = self.plan.pop(0)
         left = next((t for t in tiles if t.split("|")[0] == str(step.left)), None)
         right = next(
@@ -194,6 +197,35 @@ class NumberQuestMind:
             **page.form(), "type": "step", "left": left, "op": step.op, "right": right,
             "result": _typed(int(step.result)),
         }
+
+    def _on_tablet(self, page: Page, tiles: list[str]) -> dict:
+        """As static/js/numberquest.js: the steps typed one after the other on
+        the tablet, sent with the last one or the first wrong one; the pupil
+        thinks over each step as long as when each was a tap of its own."""
+        fields: dict[str, list[str]] = {"left": [], "op": [], "right": [], "result": [], "ms": []}
+        pool = list(tiles)
+        for index, step in enumerate(self.plan):
+            left = next((t for t in pool if t.split("|")[0] == str(step.left)), None)
+            if left is None:
+                break
+            pool.remove(left)
+            right = next((t for t in pool if t.split("|")[0] == str(step.right)), None)
+            if right is None:
+                break
+            pool.remove(right)
+            typed = _typed(int(step.result))
+            pool.append(f"{typed}|local:{index}")
+            for name, value in (("left", left), ("op", step.op), ("right", right),
+                                ("result", typed), ("ms", random.randint(2000, 5000))):
+                fields[name].append(str(value))
+            if typed != str(step.result):
+                break
+        self.plan = []
+        count = max(len(fields["op"]), 1)
+        self.think = (2.0 * count, 5.0 * count)
+        if not fields["op"]:
+            return {**page.form(), "type": "cant"}
+        return {**page.form(), "type": "steps", **fields}
 
     @staticmethod
     def _calculation(html: str, tiles: list[str]) -> list:

@@ -346,3 +346,33 @@ def test_a_mind_that_posts_nonsense_is_caught(classroom, teacher, pupils, game):
     session, table = one_table(classroom, teacher, pupils, game=game, options={}, seed=11)
     done = play(table, pupils, [Nonsense(game) for _ in pupils])
     assert not mostly_applied(done)
+
+
+# --------------------------------------------------------------------------- Number Quest
+
+
+def test_number_quest_alone_with_the_computer_sends_each_calculation_whole(
+    classroom, teacher, pupils, monkeypatch
+):
+    """As the page's script does: the steps typed on the tablet, one request
+    for the calculation, which the table takes as its steps."""
+    session, table = one_table(
+        classroom, teacher, pupils[:1], game="numberquest", options={"preset": "addition"},
+        players=2, bot_level="beginner", seed=4,
+    )
+    lea = pupils[0]
+    table.seats.filter(pupil=lea).update(player=9)
+    table.seats.filter(pupil__isnull=True).update(player=1)
+    table.seats.filter(pupil=lea).update(player=0)
+    dice = (2, 3, 4, 5)  # 14: a free square
+    put(table, replace(
+        state_of(table), current=0, dice=dice,
+        available=tuple((d, f"die:{i}") for i, d in enumerate(dice)),
+    ))
+    monkeypatch.setattr(load_pupils, "MISTAKES", 0)
+    tablet, mind = tablets([lea])[0], load_pupils.mind_for("numberquest")
+    result, tap, text = tap_once(table, tablet, mind)
+    assert tap["type"] == "steps" and result == "applied"
+    assert len(tap["op"]) == len(tap["left"]) == len(tap["ms"]) == 3
+    assert mind.think == (6.0, 15.0)
+    assert state_of(table).phase == "place" and "You made" in text

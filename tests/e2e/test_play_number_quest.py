@@ -1,6 +1,7 @@
 """Two pupils, two tablets, one Number Quest table, in real Chromium."""
 
 import re
+from dataclasses import replace
 
 import pytest
 from playwright.sync_api import expect
@@ -210,3 +211,87 @@ def test_a_reload_or_a_second_sign_in_resumes_where_the_game_is(
     expect(other.locator("ul.steps li")).to_have_count(1)
     add_first_two(other)  # the second tablet carries on the same calculation
     expect(lea.locator("ul.steps li")).to_have_count(2, timeout=5000)
+
+
+@pytest.fixture
+def alone_with_the_computer(classroom, teacher, pupils):
+    """Léa (player 0) against the computer, her turn, the dice 1 2 3 4 (squares 9..19)."""
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="numberquest", options={"preset": "addition"},
+        pupils=[lea], table_size=2, bot_level="beginner", seed=3,
+    )
+    table = session.tables.get()
+    table.seats.filter(pupil=lea).update(player=9)
+    table.seats.filter(pupil__isnull=True).update(player=1)
+    table.seats.filter(pupil=lea).update(player=0)
+    state = engine_of("numberquest").from_json(table.state)
+    dice = (1, 2, 3, 4)
+    state = replace(
+        state, current=0, dice=dice, steps=(), phase="calculate", retry=None,
+        available=tuple((d, f"die:{i}") for i, d in enumerate(dice)),
+    )
+    table.state = state.to_json()
+    table.save(update_fields=["state"])
+    live.bump(table.pk)
+    return table
+
+
+def type_step(page, left: str, op: str, right: str, result: str) -> None:
+    groups = page.locator("form.calc fieldset.tiles")
+    groups.nth(0).locator("label.tile", has_text=re.compile(f"^{left}$")).first.click()
+    page.locator("fieldset.ops label.tile", has_text=op).click()
+    groups.nth(2).locator("label.tile", has_text=re.compile(f"^{right}$")).last.click()
+    for digit in result:
+        page.locator(f"form.calc .numpad [data-key='{digit}']").click()
+    page.get_by_role("button", name="Check").click()
+
+
+def test_alone_with_the_computer_the_steps_wait_on_the_tablet_until_the_number_is_made(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer
+):
+    table = alone_with_the_computer
+    lea = tablet(browser, browser_context_args, live_server, classroom, pupils[0])
+    lea.get_by_role("link", name="Play at table 1").click()
+    expect(lea.get_by_test_id("status")).to_contain_text("Your turn!")
+    moves = []
+    lea.on("request", lambda r: moves.append(r.url) if "/move/" in r.url else None)
+    version = lea.locator("#table").get_attribute("data-version")
+
+    type_step(lea, "1", "+", "2", "3")
+    expect(lea.locator("ul.steps li")).to_have_count(1)
+    expect(lea.locator(".feedback").first).to_contain_text("Right: 1 + 2 = 3.")
+    # The step took the 1 and the 2 and gave a 3: three numbers to pick from.
+    expect(lea.locator("form.calc fieldset.tiles").nth(0).locator("label.tile")).to_have_count(3)
+    lea.get_by_role("button", name="Undo").click()
+    expect(lea.locator("ul.steps li")).to_have_count(0)
+    expect(lea.locator(".dice svg.die.used")).to_have_count(0)
+    expect(lea.locator("form.calc fieldset.tiles").nth(0).locator("label.tile")).to_have_count(4)
+    type_step(lea, "1", "+", "2", "3")
+    type_step(lea, "3", "+", "3", "6")
+    lea.reload()  # a reload keeps the steps typed so far
+    expect(lea.locator("ul.steps li")).to_have_count(2)
+    expect(lea.locator(".dice svg.die.used")).to_have_count(3)  # 1, 2 and 3 went into steps
+    assert moves == [] and lea.locator("#table").get_attribute("data-version") == version
+    assert not Move.objects.filter(table=table).exists()
+
+    type_step(lea, "6", "+", "4", "10")
+    expect(lea.locator(".prompt")).to_contain_text("You made 10!")
+    assert len(moves) == 1
+    typed = Attempt.objects.filter(pupil=pupils[0], skill="add").order_by("pk")
+    assert [(a.operands, a.given, a.correct) for a in typed] == [
+        ([1, 2], "3", True), ([3, 3], "6", True), ([6, 4], "10", True)
+    ]
+    assert Move.objects.filter(table=table).count() == 1
+
+
+def test_alone_with_the_computer_a_wrong_step_goes_to_the_server_at_once(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer
+):
+    lea = tablet(browser, browser_context_args, live_server, classroom, pupils[0])
+    lea.get_by_role("link", name="Play at table 1").click()
+    type_step(lea, "1", "+", "2", "3")
+    type_step(lea, "3", "+", "3", "7")
+    expect(lea.locator(".feedback.wrong")).to_contain_text("3 + 3")
+    typed = Attempt.objects.filter(pupil=pupils[0], skill="add").order_by("pk")
+    assert [(a.given, a.correct) for a in typed] == [("3", True), ("7", False)]

@@ -16,9 +16,9 @@ from engine.numberquest import GAME
 from engine.numberquest.game import free_makeable
 from games import narration
 from games.pages.base import (
+    MAX_FIELD,
     MOVE_URL_SLOT,
     PLAYER_COLOUR_NAMES,
-    MAX_FIELD,
     PLAYER_COLOURS,
     TAP_SLOT,
     VERSION_SLOT,
@@ -266,6 +266,12 @@ class NumberQuestPresenter(Presenter):
             and not view.get("steps")
             and view.get("phase") == "calculate"
         )
+        # Alone at the table (or with the computer), the pupil's steps wait on
+        # the tablet until the calculation is done (static/js/numberquest.js):
+        # a request a step saved where nobody watches the steps come one by one.
+        steps_on_tablet = your_turn and base["pupil"] is not None and all(
+            s.pupil_id in (None, base["pupil"].pk) for s in table.seats.all()
+        )
         # A die whose number went into a step is spent: it must look it.
         unspent = {n["origin"] for n in view.get("available", [])}
         dice = [{"value": d, "used": f"die:{i}" not in unspent} for i, d in enumerate(view["dice"])]
@@ -273,6 +279,7 @@ class NumberQuestPresenter(Presenter):
             "players": players,
             "dice": dice,
             "has_steps": bool(view.get("steps")),
+            "steps_on_tablet": steps_on_tablet,
             "over": over,
             "your_turn": your_turn,
             "place_phase": place_phase,
