@@ -20,7 +20,11 @@ app.autodiscover_tasks()
 
 
 @task_prerun.connect
-def _close_old_connections(**_kwargs) -> None:
+def _close_old_connections(sender=None, **_kwargs) -> None:
+    # An eager task runs inside its caller's request or transaction: its
+    # connection is the caller's to keep.
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
     from django.db import close_old_connections
 
     close_old_connections()

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 from celery.fixups.django import DjangoWorkerFixup
-from django.db import connection
+from django.db import connection, transaction
 
 from config.celery import _close_old_connections, app
 
@@ -17,27 +17,41 @@ def backend() -> object:
     return connection.connection
 
 
+WORKER_TASK = SimpleNamespace(request=SimpleNamespace(is_eager=False))
+
+
 def test_a_task_after_a_task_uses_the_same_connection():
     fixup = DjangoWorkerFixup(app)
-    task = SimpleNamespace(request=SimpleNamespace(is_eager=False))
     first = backend()
     for _ in range(10):  # as the worker runs each task: our check, then the fix-up's
-        _close_old_connections()
-        fixup.on_task_prerun(task)
-        fixup.on_task_postrun(task)
+        _close_old_connections(sender=WORKER_TASK)
+        fixup.on_task_prerun(WORKER_TASK)
+        fixup.on_task_postrun(WORKER_TASK)
     assert backend() is first
+
+
+def test_an_eager_task_keeps_its_callers_connection():
+    """The embedded default and the tests run tasks inside the caller's
+    transaction: the connection is not the task's to close."""
+    first = backend()
+    with transaction.atomic():
+        connection.close_at = 0  # past its age: a worker's task would close it
+        _close_old_connections(sender=SimpleNamespace(request=SimpleNamespace(is_eager=True)))
+        with connection.cursor() as cursor:  # the caller's transaction goes on
+            cursor.execute("SELECT 1")
+        assert backend() is first
 
 
 def test_a_connection_an_error_left_broken_is_replaced_before_the_next_task():
     first = backend()
     first.close()  # as a database restart leaves it
     connection.errors_occurred = True
-    _close_old_connections()
+    _close_old_connections(sender=WORKER_TASK)
     assert backend() is not first
 
 
 def test_a_connection_older_than_conn_max_age_is_replaced_before_the_next_task():
     first = backend()
     connection.close_at = 0  # long past
-    _close_old_connections()
+    _close_old_connections(sender=WORKER_TASK)
     assert backend() is not first
