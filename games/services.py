@@ -496,6 +496,7 @@ def _commit(
     attempts: list[Attempt] = []
     if pupil is not None and outcome.attempts:
         elapsed = int((now - table.updated_at).total_seconds() * 1000)
+        times = _response_times(outcome.attempts, elapsed)
         attempts = [
             Attempt(
                 pupil=pupil,
@@ -508,9 +509,9 @@ def _commit(
                 given=_text(a.given),
                 correct=a.correct,
                 first_try=a.first_try,
-                response_ms=_response_ms(a, elapsed),
+                response_ms=ms,
             )
-            for a in outcome.attempts
+            for a, ms in zip(outcome.attempts, times, strict=True)
         ]
     state = outcome.state
     shown = presenter(table.session.game)
@@ -632,12 +633,21 @@ def _refresh_reports(pupil_ids) -> None:
         transaction.on_commit(lambda: recompute_pupils.delay(pupil_ids), robust=True)
 
 
-def _response_ms(attempt, elapsed: int) -> int:
-    """How long the pupil took: their tablet's own measure of a step sent with
-    others (no longer than the move took), else the time since the last move."""
-    if attempt.ms is not None:
-        elapsed = min(attempt.ms, elapsed)
-    return min(max(elapsed, 0), MAX_RESPONSE_MS)
+def _response_times(attempts, elapsed: int) -> list[int]:
+    """How long the pupil took over each attempt: the tablet's own measure of
+    the steps sent together, together no longer than the move took; else the
+    time since the last move."""
+    elapsed = max(elapsed, 0)
+    left = elapsed
+    times = []
+    for attempt in attempts:
+        if attempt.ms is None:
+            took = elapsed
+        else:
+            took = min(attempt.ms, left)
+            left -= took
+        times.append(min(took, MAX_RESPONSE_MS))
+    return times
 
 
 def _text(value: Any) -> Any:

@@ -13,14 +13,18 @@
 (() => {
   const KEY = "numbo.numberquest.steps";
   const SYMBOLS = { "+": "+", "-": "−", "*": "×", "/": "÷" };
+  const MAX_MS = 10 * 60 * 1000; // the engine counts no step as longer (MAX_STEP_MS)
   let kept = null; // { at: "move url @ version", steps: [{left, op, right, result, ms}] }
   let since = performance.now(); // when the pupil started the step being typed
 
   // The page marks the form when the steps may wait here: the pupil is alone
-  // at the table (or with the computer), so nobody watches them come.
+  // at the table (or with the computer), so nobody watches them come. Steps
+  // already kept stay here until sent, though a pupil sat down meanwhile.
   const stepForm = (root) => {
-    const type = root && root.querySelector("form.calc[data-steps-on-tablet] input[name=type]");
-    return type ? type.form : null;
+    const type = root && root.querySelector("form.calc input[name=type][value^=step]");
+    const form = type ? type.form : null;
+    if (!form) return null;
+    return form.dataset.stepsOnTablet !== undefined || read(form).steps.length ? form : null;
   };
   const placeOf = (form) => {
     const table = form.closest("#table");
@@ -146,7 +150,7 @@
     const op = form.querySelector("input[name=op]:checked");
     const result = form.elements.result;
     if (!left || !right || !op || !/^\d{1,7}$/.test(result.value)) return; // the server says what is missing
-    const ms = Math.round(performance.now() - since);
+    const ms = Math.min(Math.round(performance.now() - since), MAX_MS);
     const steps = read(form).steps;
     const numbers = form.querySelectorAll("fieldset.tiles:not(.ops)")[0].querySelectorAll("input[name=left]").length;
     const right_result = left.value === right.value ? null : exact(valueOf(left.value), op.value, valueOf(right.value));

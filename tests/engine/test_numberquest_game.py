@@ -308,11 +308,13 @@ def test_steps_the_rules_refuse_are_all_refused(classic):
         four,
         steps((6, "*", 4, 24), ms=[-1]),
         steps((6, "*", 4, 24), ms=[True]),
-        steps((6, "*", 4, 24), ms=[10**9]),
     ]
     for move in bad:
         assert refused(state, 0, move).code == "malformed", move
     assert refused(state, 1, steps((6, "*", 4, 24))).code == "not_your_turn"
+    # A step thought over for ever still counts, as ten minutes.
+    (outcome,) = play(state, 0, steps((6, "*", 4, 24), ms=[10**9]))[1]
+    assert outcome.attempts[0].ms == 600_000
 
 
 def test_undo_and_clear(classic):

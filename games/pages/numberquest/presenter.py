@@ -280,6 +280,8 @@ class NumberQuestPresenter(Presenter):
             "dice": dice,
             "has_steps": bool(view.get("steps")),
             "steps_on_tablet": steps_on_tablet,
+            # The line the server says for a right step, for the script's own.
+            "right_line": _("Right: %(step)s.") if your_turn else "",
             "over": over,
             "your_turn": your_turn,
             "place_phase": place_phase,

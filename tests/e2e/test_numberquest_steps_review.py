@@ -1,0 +1,108 @@
+"""static/js/numberquest.js (steps kept on the tablet) through its corners, in
+real Chromium, from a review's probes: the local Undo hidden until a step is
+kept, a step thought over for eleven minutes, a network error, a refusal, a
+pupil taking the computer's seat mid-calculation."""
+
+import pytest
+from playwright.sync_api import expect
+
+from classroom.models import Attempt
+from games import services
+from games.models import Move
+
+from .test_play_number_quest import alone_with_the_computer, tablet, type_step  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# performance.now() the test can move on: a pupil who thinks for minutes.
+SHIFTABLE_CLOCK = """
+(() => {
+  const real = performance.now.bind(performance);
+  let shift = 0;
+  performance.now = () => real() + shift;
+  window.__think = (ms) => { shift += ms; };
+})();
+"""
+
+
+def at_the_table(browser, browser_context_args, live_server, classroom, pupil):
+    page = tablet(browser, browser_context_args, live_server, classroom, pupil)
+    page.context.add_init_script(SHIFTABLE_CLOCK)
+    page.get_by_role("link", name="Play at table 1").click()
+    expect(page.get_by_test_id("status")).to_contain_text("Your turn!")
+    return page
+
+
+def test_the_local_undo_is_hidden_while_no_step_is_kept(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer  # noqa: F811
+):
+    lea = at_the_table(browser, browser_context_args, live_server, classroom, pupils[0])
+    expect(lea.locator("[data-undo-local]")).to_be_hidden()
+
+
+def test_a_pupil_who_thinks_eleven_minutes_over_a_step_can_finish(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer  # noqa: F811
+):
+    lea = at_the_table(browser, browser_context_args, live_server, classroom, pupils[0])
+    lea.evaluate("window.__think(11 * 60 * 1000)")
+    type_step(lea, "1", "+", "2", "3")
+    expect(lea.locator("ul.steps li")).to_have_count(1)
+    type_step(lea, "3", "+", "3", "6")
+    type_step(lea, "6", "+", "4", "10")
+    expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
+
+
+def test_a_network_error_then_the_same_tap_again_sends_a_good_calculation(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer  # noqa: F811
+):
+    lea = at_the_table(browser, browser_context_args, live_server, classroom, pupils[0])
+    type_step(lea, "1", "+", "2", "3")
+    type_step(lea, "3", "+", "3", "6")
+    failed = []
+
+    def once(route):
+        if not failed:
+            failed.append(route.request.post_data)
+            route.abort()
+        else:
+            route.continue_()
+
+    lea.route("**/move/", once)
+    type_step(lea, "6", "+", "4", "10")
+    lea.wait_for_timeout(500)
+    assert failed and not Move.objects.exists()
+    lea.get_by_role("button", name="Check").click()
+    expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
+    typed = Attempt.objects.filter(pupil=pupils[0], skill="add").order_by("pk")
+    assert [(a.operands, a.given) for a in typed] == [([1, 2], "3"), ([3, 3], "6"), ([6, 4], "10")]
+
+
+def test_a_refused_last_step_brings_the_kept_steps_back(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer  # noqa: F811
+):
+    lea = at_the_table(browser, browser_context_args, live_server, classroom, pupils[0])
+    type_step(lea, "1", "+", "2", "3")
+    type_step(lea, "3", "+", "3", "6")
+    type_step(lea, "6", "+", "6", "12")  # the same tile twice: the server refuses
+    expect(lea.locator(".note.error")).to_contain_text("two different", timeout=5000)
+    assert not Move.objects.exists()
+    expect(lea.locator("ul.steps li")).to_have_count(2)
+    type_step(lea, "6", "+", "4", "10")
+    expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
+
+
+def test_a_late_pupil_taking_the_computers_seat_keeps_the_steps_shown(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer  # noqa: F811
+):
+    table = alone_with_the_computer
+    lea = at_the_table(browser, browser_context_args, live_server, classroom, pupils[0])
+    type_step(lea, "1", "+", "2", "3")
+    expect(lea.locator("ul.steps li")).to_have_count(1)
+    services.seat_late_pupils(table.session, [pupils[1]])
+    expect(lea.locator("form.calc:not([data-steps-on-tablet])")).to_have_count(1, timeout=8000)
+    expect(lea.locator("ul.steps li")).to_have_count(1)
+    # The kept step goes with the rest when the calculation is done.
+    type_step(lea, "3", "+", "3", "6")
+    type_step(lea, "6", "+", "4", "10")
+    expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
+    assert Attempt.objects.filter(pupil=pupils[0], skill="add").count() == 3
