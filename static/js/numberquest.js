@@ -123,6 +123,11 @@
     }
     const undo = form.querySelector("[data-undo-local]");
     if (undo) undo.hidden = steps.length === 0;
+    // The server's Undo and Start again (steps it holds, after a second try)
+    // wait until the steps kept here are undone: one Undo at a time.
+    table.querySelectorAll(".actions input[name=type]").forEach((type) => {
+      if (type.value === "undo" || type.value === "clear") type.form.hidden = steps.length > 0;
+    });
     table.querySelectorAll(".feedback[data-local]").forEach((line) => line.remove());
     const last = list && list.lastElementChild;
     if (last && last.dataset.local !== undefined) {

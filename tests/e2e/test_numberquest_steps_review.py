@@ -3,12 +3,15 @@ real Chromium, from a review's probes: the local Undo hidden until a step is
 kept, a step thought over for eleven minutes, a network error, a refusal, a
 pupil taking the computer's seat mid-calculation."""
 
+from dataclasses import replace
+
 import pytest
 from playwright.sync_api import expect
 
 from classroom.models import Attempt
-from games import services
+from games import live, services
 from games.models import Move
+from games.pages import engine_of
 
 from .test_play_number_quest import alone_with_the_computer, tablet, type_step  # noqa: F401
 
@@ -106,3 +109,33 @@ def test_a_late_pupil_taking_the_computers_seat_keeps_the_steps_shown(
     type_step(lea, "6", "+", "4", "10")
     expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
     assert Attempt.objects.filter(pupil=pupils[0], skill="add").count() == 3
+
+
+def test_after_a_second_try_one_undo_shows_at_a_time(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer  # noqa: F811
+):
+    """The server holds the right steps before a wrong one; the steps kept on
+    the tablet after it are undone first, by the tablet's own Undo."""
+    table = alone_with_the_computer
+    session = table.session
+    session.options = {**session.options, "second_chance": True}
+    session.save(update_fields=["options"])
+    state = engine_of("numberquest").from_json(table.state)
+    second = replace(state, options=replace(state.options, second_chance=True), chances=1)
+    table.state = second.to_json()
+    table.save(update_fields=["state"])
+    live.bump(table.pk)
+    lea = at_the_table(browser, browser_context_args, live_server, classroom, pupils[0])
+    type_step(lea, "1", "+", "2", "3")
+    type_step(lea, "3", "+", "3", "7")  # wrong: sent, the first step kept by the server
+    expect(lea.locator(".feedback.wrong")).to_be_visible(timeout=5000)
+    undo = lea.get_by_role("button", name="Undo", exact=True)
+    expect(undo).to_have_count(1)  # the server's
+    type_step(lea, "3", "+", "3", "6")  # kept on the tablet
+    expect(lea.locator("ul.steps li")).to_have_count(2)
+    expect(undo.locator("visible=true")).to_have_count(1)
+    expect(lea.get_by_role("button", name="Start again")).to_be_hidden()
+    undo.locator("visible=true").click()  # the tablet's: the kept step goes
+    expect(lea.locator("ul.steps li")).to_have_count(1)
+    expect(lea.get_by_role("button", name="Start again")).to_be_visible()
+    assert Move.objects.filter(table=table).count() == 1
