@@ -121,6 +121,14 @@
         die.append(spent);
       }
     }
+    // What a screen reader says of the dice follows the crossed-out ones.
+    const row = table.querySelector(".dice[data-said]");
+    if (row) {
+      const values = row.dataset.values.split(",");
+      const said = Array.from(dice, (die, index) =>
+        `${values[index]}${die.classList.contains("used") ? ` (${row.dataset.used})` : ""}`);
+      row.setAttribute("aria-label", `${row.dataset.said}: ${said.join(", ")}`);
+    }
     const undo = form.querySelector("[data-undo-local]");
     if (undo) undo.hidden = steps.length === 0;
     // The server's Undo and Start again (steps it holds, after a second try)

@@ -266,12 +266,16 @@ def test_alone_with_the_computer_the_steps_wait_on_the_tablet_until_the_number_i
     lea.get_by_role("button", name="Undo").click()
     expect(lea.locator("ul.steps li")).to_have_count(0)
     expect(lea.locator(".dice svg.die.used")).to_have_count(0)
+    expect(lea.locator(".dice")).to_have_attribute("aria-label", "Dice: 1, 2, 3, 4")
     expect(lea.locator("form.calc fieldset.tiles").nth(0).locator("label.tile")).to_have_count(4)
     type_step(lea, "1", "+", "2", "3")
     type_step(lea, "3", "+", "3", "6")
     lea.reload()  # a reload keeps the steps typed so far
     expect(lea.locator("ul.steps li")).to_have_count(2)
     expect(lea.locator(".dice svg.die.used")).to_have_count(3)  # 1, 2 and 3 went into steps
+    expect(lea.locator(".dice")).to_have_attribute(
+        "aria-label", "Dice: 1 (used), 2 (used), 3 (used), 4"
+    )
     assert moves == [] and lea.locator("#table").get_attribute("data-version") == version
     assert not Move.objects.filter(table=table).exists()
 
