@@ -818,7 +818,8 @@ def run_config(env, data, workers, threads, args) -> dict:
     # The app with each request's CPU counted by kind (timed_wsgi.py).
     cpu_dir = Path(tempfile.mkdtemp(prefix="numbo-bench-cpu-"))
     env = {**env, "NUMBO_BENCH_CPU_DIR": str(cpu_dir)}
-    app = start_gunicorn(env, "timed_wsgi:application", workers, threads, "/healthz")
+    web_env = {**env, "NUMBO_BENCH_DRAWS": "1"} if args.count_draws else env
+    app = start_gunicorn(web_env, "timed_wsgi:application", workers, threads, "/healthz")
     # The push service beside it, as compose runs it: one uvicorn worker.
     pusher = (
         start_gunicorn(
@@ -836,7 +837,7 @@ def run_config(env, data, workers, threads, args) -> dict:
         end = start + args.duration
         stats = Stats((start, end))
         reach = Reach(stats)
-        cpu_at, by_kind = {}, {}
+        cpu_at, by_kind, window = {}, {}, {}
 
         def servers_cpu() -> tuple[float, float, float, dict[int, float]]:
             return (
@@ -851,8 +852,10 @@ def run_config(env, data, workers, threads, args) -> dict:
                 await asyncio.sleep(max(0.0, start - time.perf_counter()))
                 cpu_at["start"] = (cpu_times(), servers_cpu(), time.process_time())
                 by_kind["start"] = read_cpu_by_kind(cpu_dir)
+                window["start"] = time.time()
                 await asyncio.sleep(max(0.0, end - time.perf_counter()))
                 cpu_at["end"] = (cpu_times(), servers_cpu(), time.process_time())
+                window["end"] = time.time()
                 await asyncio.sleep(0.6)  # the workers' last totals
                 by_kind["end"] = read_cpu_by_kind(cpu_dir)
 
@@ -863,6 +866,7 @@ def run_config(env, data, workers, threads, args) -> dict:
             )
 
         asyncio.run(school())
+        draws = read_draws(cpu_dir, window["start"], window["end"]) if args.count_draws else None
         (busy0, total0), (web0, push0, celery0, stores0), gen0 = cpu_at["start"]
         (busy1, total1), (web1, push1, celery1, stores1), gen1 = cpu_at["end"]
         seconds = args.duration
@@ -918,10 +922,37 @@ def run_config(env, data, workers, threads, args) -> dict:
         },
         "poll_rate": poll_rate,
         "bare_rate": bare_rate,
+        "draws": draws,
         "pupils": len(rows),
         "teachers": len(teachers),
         "tables": len(per_table),
     }
+
+
+def read_draws(directory: Path, start: float, end: float) -> dict[str, list[float]]:
+    """The draws timed_wsgi.py's workers logged (--count-draws), in the window:
+    [count, CPU s] of all of them, of those whose key another process had
+    drawn before, and of those this process had drawn before (its cache full)."""
+    log = []
+    for path in directory.glob("*.draws"):
+        for line in path.read_text().splitlines():
+            when, what, spent = line.split()
+            log.append((float(when), path.stem, what, int(spent) / 1e6))
+    found = {"all": [0, 0.0], "drawn by another process": [0, 0.0], "drawn again": [0, 0.0]}
+    drawn_by: dict[str, set[str]] = {}
+    for when, pid, what, spent in sorted(log):
+        before = drawn_by.setdefault(what, set())
+        if start <= when <= end:
+            kinds = ["all"]
+            if pid in before:
+                kinds.append("drawn again")
+            elif before:
+                kinds.append("drawn by another process")
+            for kind in kinds:
+                found[kind][0] += 1
+                found[kind][1] += spent
+        before.add(pid)
+    return found
 
 
 def read_cpu_by_kind(directory: Path) -> dict[str, list[float]]:
@@ -941,6 +972,20 @@ def read_cpu_by_kind(directory: Path) -> dict[str, list[float]]:
             total[0] += count
             total[1] += seconds
     return totals
+
+
+def draw_lines(draws: dict | None, web_seconds: float) -> list[str]:
+    """--count-draws: the boards and pieces drawn because a process had not kept them."""
+    if not draws:
+        return []
+    web = max(web_seconds, 1e-9)
+    count, spent = draws["all"]
+    lines = [f"draws missing a web process's kept HTML: {count} ({spent:.1f} s of CPU, "
+             f"{100 * spent / web:.0f} % of the web processes'), of which:"]
+    for kind in ("drawn by another process", "drawn again"):
+        count, spent = draws[kind]
+        lines.append(f"  {kind:<26}{count:>7} ({spent:.1f} s, {100 * spent / web:.0f} %)")
+    return lines
 
 
 def csrf_pair() -> tuple[str, str]:
@@ -1039,6 +1084,7 @@ def report(result: dict, args) -> tuple[str, bool]:
             {kind: tuple(spent) for kind, spent in stats.cpu_by_game.items()},
             pupils * seconds, bare_cost, width=30,
         ),
+        *draw_lines(result.get("draws"), result["web_cpu_seconds"]),
         f"5xx answers: {server_errors}; failed requests: {failures} "
         f"{dict(stats.errors) | dict(poll_rate.errors) | dict(bare_rate.errors)}; "
         f"connections reopened and resent: {Client.retries}",
@@ -1063,6 +1109,11 @@ def main() -> int:
         "--push", action="store_true",
         help="serve config.asgi with uvicorn workers; tablets hold event streams and poll "
         f"every {SAFETY_POLL:g} s",
+    )
+    parser.add_argument(
+        "--count-draws", action="store_true",
+        help="log each draw that missed a web process's kept HTML: how many another "
+        "process had drawn already (costs the web processes a little)",
     )
     parser.add_argument(
         "--config",

@@ -9,6 +9,7 @@ and prints where the CPU went.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -26,6 +27,37 @@ KINDS = [
     ("live", re.compile(r"^/sessions/\d+/$")),
 ]
 OUT_DIR = Path(os.environ.get("NUMBO_BENCH_CPU_DIR", "/dev/shm"))
+
+
+def _count_draws() -> None:
+    """bench_load.py --count-draws: each draw that missed this process's kept
+    HTML (games.pages.base.KeptHtml) is appended to ``<pid>.draws``: when,
+    what (a hash of the draw's name and key, the same in every process) and
+    its CPU. Only the outermost draw of a nested one, so no CPU counts twice."""
+    from games.pages import base
+
+    kept_get = base.KeptHtml.get
+    depth = [0]
+    out = os.open(OUT_DIR / f"{os.getpid()}.draws", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+    def get(self, key, draw):
+        if key in self._kept or depth[0]:
+            return kept_get(self, key, draw)
+        depth[0] += 1
+        started = time.thread_time()
+        try:
+            return kept_get(self, key, draw)
+        finally:
+            depth[0] -= 1
+            spent = time.thread_time() - started
+            what = hashlib.blake2b(f"{draw.__qualname__}{key!r}".encode(), digest_size=8)
+            os.write(out, f"{time.time():.3f} {what.hexdigest()} {spent * 1e6:.0f}\n".encode())
+
+    base.KeptHtml.get = get
+
+
+if os.environ.get("NUMBO_BENCH_DRAWS"):
+    _count_draws()
 _totals: dict[str, list[float]] = {}
 _written = 0.0
 
