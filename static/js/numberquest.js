@@ -17,15 +17,16 @@
   let kept = null; // { at: "move url @ version", steps: [{left, op, right, result, ms}] }
   let since = performance.now(); // when the pupil started the step being typed
 
+  // The step form of a table, if its page has one.
+  const stepFormIn = (root) => {
+    const type = root && root.querySelector("form.calc input[name=type][value^=step]");
+    return type ? type.form : null;
+  };
   // The page marks the form when the steps may wait here: the pupil is alone
   // at the table (or with the computer), so nobody watches them come. Steps
   // already kept stay here until sent, though a pupil sat down meanwhile.
-  const stepForm = (root) => {
-    const type = root && root.querySelector("form.calc input[name=type][value^=step]");
-    const form = type ? type.form : null;
-    if (!form) return null;
-    return form.dataset.stepsOnTablet !== undefined || read(form).steps.length ? form : null;
-  };
+  const keepsSteps = (form) =>
+    form.dataset.stepsOnTablet !== undefined || read(form).steps.length > 0;
   const placeOf = (form) => {
     const table = form.closest("#table");
     return `${form.getAttribute("action")}@${table ? table.dataset.version : ""}`;
@@ -62,47 +63,73 @@
     return null;
   }
 
-  // The form as the server drew it, then each kept step: its two numbers taken
-  // away, its result added as a new number, the step listed above the form.
+  // The table as the server drew it, then each kept step: its two numbers
+  // taken away and its result added as a new one, the step listed, its dice spent.
   function redraw(form) {
+    const table = form.closest("#table");
+    const steps = read(form).steps;
+    drawTiles(form, steps);
+    const list = listSteps(table, form, steps);
+    spendDice(table, steps);
+    const undo = form.querySelector("[data-undo-local]");
+    if (undo) undo.hidden = steps.length === 0;
+    // The server's Undo and Start again (steps it holds, after a second try)
+    // wait until the steps kept here are undone: one Undo at a time.
+    table.querySelectorAll(".actions input[name=type]").forEach((type) => {
+      if (type.value === "undo" || type.value === "clear") type.form.hidden = steps.length > 0;
+    });
+    sayLastStep(table, form, list);
+  }
+
+  function drawTiles(form, steps) {
     // Set again from the page's own markup: no number picked, no result typed.
     if (!form.dataset.drawn) form.dataset.drawn = form.innerHTML;
     form.innerHTML = form.dataset.drawn;
-    const table = form.closest("#table");
+    const [lefts, rights] = form.querySelectorAll("fieldset.tiles:not(.ops)");
+    steps.forEach((step, index) => {
+      for (const used of [step.left, step.right]) {
+        form.querySelectorAll(`input[value="${CSS.escape(used)}"]`).forEach((box) => box.closest("label").remove());
+      }
+      lefts.append(tile("left", step.result, index));
+      rights.append(tile("right", step.result, index));
+    });
+  }
+
+  function tile(side, number, index) {
+    const label = document.createElement("label");
+    label.className = "tile";
+    const box = document.createElement("input");
+    Object.assign(box, { type: "radio", name: side, value: `${number}|local:${index}`, required: true });
+    const shown = document.createElement("span");
+    shown.textContent = String(number);
+    label.append(box, shown);
+    return label;
+  }
+
+  function listSteps(table, form, steps) {
     table.querySelectorAll(".steps li[data-local]").forEach((line) => line.remove());
-    const steps = read(form).steps;
     let list = table.querySelector("ul.steps");
     if (!list && steps.length) {
       list = document.createElement("ul");
       list.className = "steps";
       form.before(list);
     }
-    steps.forEach((step, index) => {
-      for (const used of [step.left, step.right]) {
-        form.querySelectorAll(`input[value="${CSS.escape(used)}"]`).forEach((box) => box.closest("label").remove());
-      }
-      for (const side of ["left", "right"]) {
-        const label = document.createElement("label");
-        label.className = "tile";
-        const box = document.createElement("input");
-        Object.assign(box, { type: "radio", name: side, value: `${step.result}|local:${index}`, required: true });
-        const shown = document.createElement("span");
-        shown.textContent = String(step.result);
-        label.append(box, shown);
-        const fieldsets = form.querySelectorAll("fieldset.tiles:not(.ops)");
-        fieldsets[side === "left" ? 0 : 1].append(label);
-      }
+    for (const step of steps) {
       const line = document.createElement("li");
       line.dataset.local = "";
       line.textContent = `${valueOf(step.left)} ${SYMBOLS[step.op]} ${valueOf(step.right)} = ${step.result}`;
       list.append(line);
-    });
-    // A die whose number went into a kept step looks spent, as the server draws it.
+    }
+    return list;
+  }
+
+  // A die whose number went into a kept step looks spent, as the server draws
+  // it, and a screen reader says so.
+  function spendDice(table, steps) {
     const dice = table.querySelectorAll(".dice svg.die");
     dice.forEach((die) => {
       if (die.dataset.localUsed === undefined) return;
       die.classList.remove("used");
-      die.querySelector("path.spent")?.remove();
       delete die.dataset.localUsed;
     });
     for (const step of steps) {
@@ -112,16 +139,8 @@
         if (!die || die.classList.contains("used")) continue;
         die.classList.add("used");
         die.dataset.localUsed = "";
-        const spent = document.createElementNS("http://www.w3.org/2000/svg", "path");
-        spent.setAttribute("class", "spent");
-        spent.setAttribute("d", "M8 52L52 8");
-        spent.setAttribute("stroke", "#b3261e");
-        spent.setAttribute("stroke-width", "4");
-        spent.setAttribute("stroke-linecap", "round");
-        die.append(spent);
       }
     }
-    // What a screen reader says of the dice follows the crossed-out ones.
     const row = table.querySelector(".dice[data-said]");
     if (row) {
       const values = row.dataset.values.split(",");
@@ -129,26 +148,22 @@
         `${values[index]}${die.classList.contains("used") ? ` (${row.dataset.used})` : ""}`);
       row.setAttribute("aria-label", `${row.dataset.said}: ${said.join(", ")}`);
     }
-    const undo = form.querySelector("[data-undo-local]");
-    if (undo) undo.hidden = steps.length === 0;
-    // The server's Undo and Start again (steps it holds, after a second try)
-    // wait until the steps kept here are undone: one Undo at a time.
-    table.querySelectorAll(".actions input[name=type]").forEach((type) => {
-      if (type.value === "undo" || type.value === "clear") type.form.hidden = steps.length > 0;
-    });
-    table.querySelectorAll(".feedback[data-local]").forEach((line) => line.remove());
-    const last = list && list.lastElementChild;
-    if (last && last.dataset.local !== undefined) {
-      const said = document.createElement("p");
-      said.className = "feedback";
-      said.dataset.local = "";
-      said.setAttribute("role", "status");
-      said.textContent = form.dataset.right.replace("%(step)s", last.textContent);
-      list.before(said);
-    }
   }
 
-  function hidden(form, name, value) {
+  // "Right: …" for the last step kept, as the server says it of its own.
+  function sayLastStep(table, form, list) {
+    table.querySelectorAll(".feedback[data-local]").forEach((line) => line.remove());
+    const last = list && list.lastElementChild;
+    if (!last || last.dataset.local === undefined) return;
+    const said = document.createElement("p");
+    said.className = "feedback";
+    said.dataset.local = "";
+    said.setAttribute("role", "status");
+    said.textContent = form.dataset.right.replace("%(step)s", last.textContent);
+    list.before(said);
+  }
+
+  function hidden(name, value) {
     const box = document.createElement("input");
     Object.assign(box, { type: "hidden", name, value: String(value) });
     box.dataset.sent = "";
@@ -157,7 +172,8 @@
 
   document.addEventListener("htmx:confirm", (event) => {
     const form = event.detail.elt;
-    if (!(form instanceof HTMLFormElement) || stepForm(form.parentElement) !== form) return;
+    if (!(form instanceof HTMLFormElement) || stepFormIn(form.closest("#table")) !== form) return;
+    if (!keepsSteps(form)) return;
     const left = form.querySelector("input[name=left]:checked");
     const right = form.querySelector("input[name=right]:checked");
     const op = form.querySelector("input[name=op]:checked");
@@ -166,8 +182,8 @@
     const ms = Math.min(Math.round(performance.now() - since), MAX_MS);
     const steps = read(form).steps;
     const numbers = form.querySelectorAll("fieldset.tiles:not(.ops)")[0].querySelectorAll("input[name=left]").length;
-    const right_result = left.value === right.value ? null : exact(valueOf(left.value), op.value, valueOf(right.value));
-    if (right_result !== null && right_result === Number(result.value) && numbers > 2) {
+    const made = left.value === right.value ? null : exact(valueOf(left.value), op.value, valueOf(right.value));
+    if (made !== null && made === Number(result.value) && numbers > 2) {
       event.preventDefault();
       steps.push({ left: left.value, op: op.value, right: right.value, result: Number(result.value), ms });
       save();
@@ -180,10 +196,10 @@
     const before = document.createElement("div");
     before.dataset.sent = "";
     for (const step of steps) {
-      for (const name of ["left", "op", "right", "result", "ms"]) before.append(hidden(form, name, step[name]));
+      for (const name of ["left", "op", "right", "result", "ms"]) before.append(hidden(name, step[name]));
     }
     form.prepend(before);
-    form.append(hidden(form, "ms", ms));
+    form.append(hidden("ms", ms));
     form.querySelector("input[name=type]").value = "steps";
   });
 
@@ -199,10 +215,9 @@
   // A new table drawn (a move's answer, a poll, a reload): the steps kept for
   // this version of it come back; any other version's are forgotten.
   function restore(root) {
-    const form = stepForm(root);
+    const form = stepFormIn(root);
     since = performance.now();
-    if (!form) return;
-    if (read(form).steps.length) redraw(form);
+    if (form && read(form).steps.length) redraw(form);
   }
   document.addEventListener("DOMContentLoaded", () => restore(document));
   document.addEventListener("htmx:load", (event) => restore(event.detail.elt));

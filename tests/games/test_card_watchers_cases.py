@@ -75,12 +75,16 @@ def check(table, pupils, client, language="en", pushed=None):
 HANDS = [[sym(5, 1), sym(2), sym(9), drw(3)], [sym(9, 1), sym(4), drw(7)], [sym(6), sym(10)]]
 
 
+def match_the_target(table, tablet, capture) -> None:
+    """The first pupil lays the card that matches the target: the plain move."""
+    deal(table, HANDS, target=sym(5))
+    move(tablet, table, capture, type="match", card=str(sym(5, 1)))
+
+
 def test_after_a_plain_match(start, pupil_client, client, pupils,
                              django_capture_on_commit_callbacks):
     session, table = start(players=3)
-    deal(table, HANDS, target=sym(5))
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
-         card=str(sym(5, 1)))
+    match_the_target(table, pupil_client, django_capture_on_commit_callbacks)
     check(table, pupils[:3], client, pushed=[pupils[2]])
 
 
@@ -178,9 +182,7 @@ def test_teams(start, pupil_client, client, pupils, classroom, teacher,
 def test_a_session_paused_resumed_then_ended(start, pupil_client, client, pupils,
                                              django_capture_on_commit_callbacks):
     session, table = start(players=3)
-    deal(table, HANDS, target=sym(5))
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
-         card=str(sym(5, 1)))
+    match_the_target(table, pupil_client, django_capture_on_commit_callbacks)
     for _status in paused_resumed_ended(session, django_capture_on_commit_callbacks):
         check(table, pupils[:3], client)
 
@@ -198,9 +200,7 @@ def test_french(start, pupil_client, client, pupils,
 def test_a_shared_tablet(start, pupil_client, client, pupils,
                          django_capture_on_commit_callbacks):
     session, table = start(players=3, tablets=GameSession.Tablets.SHARED)
-    deal(table, HANDS, target=sym(5))
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
-         card=str(sym(5, 1)))
+    match_the_target(table, pupil_client, django_capture_on_commit_callbacks)
     check(table, pupils[:3], client, pushed=[])
 
 
@@ -216,9 +216,7 @@ def test_alone_against_a_computer(start, pupil_client, client, pupils,
 def test_two_moves_by_other_pupils(start, pupil_client, client, pupils,
                                    django_capture_on_commit_callbacks):
     session, table = start(players=3)
-    deal(table, HANDS, target=sym(5))
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="match",
-         card=str(sym(5, 1)))
+    match_the_target(table, pupil_client, django_capture_on_commit_callbacks)
     noah = signed_in(pupil_client.__class__, pupils[1])
     move(noah, table, django_capture_on_commit_callbacks, type="draw")
     check(table, pupils[:3], client, pushed=[pupils[0], pupils[2]])

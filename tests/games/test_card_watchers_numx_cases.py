@@ -96,12 +96,16 @@ ROWS = [[("green8", True), ("yellow1", False)], [("red3", True), ("blue4", False
         [("rainbow11", False)]]
 
 
+def play_a_plain_trick(table, tablet, capture) -> None:
+    """The first pupil lays a pair of sevens on a dealt table: the plain move."""
+    deal(table, HANDS, rows=ROWS)
+    move(tablet, table, capture, type="trick", cards="blue7,red7")
+
+
 def test_a_plain_trick_with_face_down_rows(start, pupil_client, client, pupils,
                                            django_capture_on_commit_callbacks):
     session, table = start(players=3)
-    deal(table, HANDS, rows=ROWS)
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="trick",
-         cards="blue7,red7")
+    play_a_plain_trick(table, pupil_client, django_capture_on_commit_callbacks)
     check(table, pupils[:3], client, pushed=[pupils[2]])
 
 
@@ -256,18 +260,14 @@ def test_teams_of_two(start, client, pupil_client, pupils, classroom, teacher,
 def test_the_other_modes(mode, start, pupil_client, client, pupils,
                          django_capture_on_commit_callbacks):
     session, table = start(players=3, options={"mode": mode})
-    deal(table, HANDS, rows=ROWS)
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="trick",
-         cards="blue7,red7")
+    play_a_plain_trick(table, pupil_client, django_capture_on_commit_callbacks)
     check(table, pupils[:3], client, pushed=[pupils[2]])
 
 
 def test_paused_resumed_ended(start, pupil_client, client, pupils,
                               django_capture_on_commit_callbacks):
     session, table = start(players=3)
-    deal(table, HANDS, rows=ROWS)
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="trick",
-         cards="blue7,red7")
+    play_a_plain_trick(table, pupil_client, django_capture_on_commit_callbacks)
     for _status in paused_resumed_ended(session, django_capture_on_commit_callbacks):
         check(table, pupils[:3], client)
 
@@ -300,9 +300,7 @@ def test_french_hand_out(start, pupil_client, client, pupils):
 def test_a_shared_tablet(start, pupil_client, client, pupils,
                          django_capture_on_commit_callbacks):
     session, table = start(players=3, tablets=GameSession.Tablets.SHARED)
-    deal(table, HANDS, rows=ROWS)
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="trick",
-         cards="blue7,red7")
+    play_a_plain_trick(table, pupil_client, django_capture_on_commit_callbacks)
     check(table, pupils[:3], client, pushed=[])
 
 

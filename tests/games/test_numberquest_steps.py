@@ -112,3 +112,5 @@ def test_the_page_offers_the_script_its_form(start, pupil_client):
     session, table = start()
     page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
     assert "js/numberquest.js" in page and "data-undo-local hidden" in page
+    # Léa and Noah share the table: Léa's steps go one by one, for Noah to see.
+    assert "data-steps-on-tablet" not in page
