@@ -397,7 +397,12 @@ def _steps(state: State, player: int, move: dict[str, Any]) -> Outcome:
     of its own, in order. A wrong result stops there, as it would have step by
     step, and the steps after it (built on the wrong number) are dropped; a
     step the rules refuse refuses them all, so nothing is half done."""
-    steps = move.get("steps")
+    outcome, _all_right = _rule_on_steps(state, player, move.get("steps"))
+    return outcome
+
+
+def _rule_on_steps(state: State, player: int, steps: Any) -> tuple[Outcome, bool]:
+    """``_steps``'s ruling, and whether every step ruled on was right."""
     if not isinstance(steps, list) or not 1 <= len(steps) < len(state.available):
         raise _malformed("steps")
     events: list[Event] = []
@@ -418,8 +423,8 @@ def _steps(state: State, player: int, move: dict[str, Any]) -> Outcome:
         typed, *whole = outcome.attempts
         attempts += [replace(typed, ms=ms), *whole]
         if not typed.correct:
-            break
-    return Outcome(state, tuple(events), tuple(attempts))
+            return Outcome(state, tuple(events), tuple(attempts)), False
+    return Outcome(state, tuple(events), tuple(attempts)), True
 
 
 def _calculated(state: State, player: int, text: str, value: Number, bot: bool = False) -> Event:
@@ -568,7 +573,25 @@ def _bank(state: State, player: int, move: dict[str, Any]) -> Outcome:
     return _done(_next_turn(state, events), events, [attempt])
 
 
-def _cant(state: State, player: int) -> Outcome:
+def _cant(state: State, player: int, move: dict[str, Any]) -> Outcome:
+    """The player says no number can be made. Steps the tablet kept (right, as
+    far as the page could tell) come with it: they are the pupil's work and
+    are ruled on first, as if sent before. A wrong one stops there, as it
+    would have step by step: the pupil reads why before giving up."""
+    if "steps" not in move:
+        return _give_up(state, player)
+    if state.phase != "calculate":
+        raise IllegalMove(_WRONG_PHASE[state.phase], "wrong_phase", phase=state.phase, move="steps")
+    ruled, all_right = _rule_on_steps(state, player, move["steps"])
+    if not all_right:
+        return ruled
+    given_up = _give_up(ruled.state, player)
+    return Outcome(
+        given_up.state, ruled.events + given_up.events, ruled.attempts + given_up.attempts
+    )
+
+
+def _give_up(state: State, player: int) -> Outcome:
     free = free_makeable(state)
     if not free:
         events = [_event("no_number", player, dice=list(state.dice))]
@@ -654,7 +677,7 @@ def apply(state: State, player: int | None, move: Any) -> Outcome:
     if kind == "bank":
         return _bank(state, player, move)
     if kind == "cant":
-        return _cant(state, player)
+        return _cant(state, player, move)
     events = [_event("timeout", player, phase=state.phase)]
     return _done(_next_turn(state, events), events)
 

@@ -7,6 +7,7 @@
 // a result is wrong: that is the server's to say, with the right answer when
 // the rules show it. A refusal redraws the same version of the table: the
 // kept steps come back (sessionStorage keeps them across a reload too).
+// Steps kept when the pupil taps "I can't make a number" go with it.
 // Only where the pupil is alone at the table: where others watch, each step
 // goes to the server and reaches their tablets as it is typed. Without script
 // the form posts each step.
@@ -170,6 +171,27 @@
     return box;
   }
 
+  // Each kept step's fields, in order, in a box the form sends first.
+  function sendKept(form, steps) {
+    form.querySelectorAll("[data-sent]").forEach((box) => box.remove());
+    const before = document.createElement("div");
+    before.dataset.sent = "";
+    for (const step of steps) {
+      for (const name of ["left", "op", "right", "result", "ms"]) before.append(hidden(name, step[name]));
+    }
+    form.prepend(before);
+  }
+
+  // "I can't make a number" after steps kept here: they are the pupil's work,
+  // and go with it (the server rules on them first).
+  document.addEventListener("htmx:confirm", (event) => {
+    const form = event.detail.elt;
+    if (!(form instanceof HTMLFormElement) || !form.querySelector("input[name=type][value=cant]")) return;
+    const stepForm = stepFormIn(form.closest("#table"));
+    form.querySelectorAll("[data-sent]").forEach((box) => box.remove());
+    if (stepForm && read(stepForm).steps.length) sendKept(form, read(stepForm).steps);
+  });
+
   document.addEventListener("htmx:confirm", (event) => {
     const form = event.detail.elt;
     if (!(form instanceof HTMLFormElement) || stepFormIn(form.closest("#table")) !== form) return;
@@ -192,13 +214,7 @@
       return;
     }
     // To the server: the kept steps, then this one, each field once per step.
-    form.querySelectorAll("[data-sent]").forEach((box) => box.remove());
-    const before = document.createElement("div");
-    before.dataset.sent = "";
-    for (const step of steps) {
-      for (const name of ["left", "op", "right", "result", "ms"]) before.append(hidden(name, step[name]));
-    }
-    form.prepend(before);
+    sendKept(form, steps);
     form.append(hidden("ms", ms));
     form.querySelector("input[name=type]").value = "steps";
   });

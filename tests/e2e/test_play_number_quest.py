@@ -299,3 +299,25 @@ def test_alone_with_the_computer_a_wrong_step_goes_to_the_server_at_once(
     expect(lea.locator(".feedback.wrong")).to_contain_text("3 + 3")
     typed = Attempt.objects.filter(pupil=pupils[0], skill="add").order_by("pk")
     assert [(a.given, a.correct) for a in typed] == [("3", True), ("7", False)]
+
+
+def test_alone_with_the_computer_giving_up_sends_the_steps_kept_on_the_tablet(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer
+):
+    table = alone_with_the_computer
+    lea = tablet(browser, browser_context_args, live_server, classroom, pupils[0])
+    lea.get_by_role("link", name="Play at table 1").click()
+    moves = []
+    lea.on("request", lambda r: moves.append(r.post_data) if "/move/" in r.url else None)
+    type_step(lea, "1", "+", "2", "3")
+    expect(lea.locator("ul.steps li")).to_have_count(1)
+    # The first time the pupil thinks again (the question is cancelled): nothing sent.
+    lea.once("dialog", lambda dialog: dialog.dismiss())
+    lea.get_by_role("button", name="I can't make a number").click()
+    lea.once("dialog", lambda dialog: dialog.accept())
+    lea.get_by_role("button", name="I can't make a number").click()
+    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!")
+    assert len(moves) == 1 and "type=cant" in moves[0] and moves[0].count("op=") == 1
+    typed = Attempt.objects.filter(pupil=pupils[0], skill="add")
+    assert [(a.operands, a.given, a.correct) for a in typed] == [([1, 2], "3", True)]
+    assert Move.objects.filter(table=table).count() >= 1

@@ -317,6 +317,43 @@ def test_steps_the_rules_refuse_are_all_refused(classic):
     assert outcome.attempts[0].ms == 600_000
 
 
+def giving_up_after(*typed, ms=None):
+    """ "I can't make a number", with the steps kept on the tablet before it."""
+    return {**steps(*typed, ms=ms), "type": "cant"}
+
+
+def test_giving_up_keeps_the_steps_typed_on_the_tablet(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    after, (outcome,) = play(state, 0, giving_up_after((6, "*", 4, 24), ms=[4000]))
+    # The step is the pupil's work, ruled on as if sent before giving up.
+    assert [(a.correct, a.ms) for a in outcome.attempts] == [(True, 4000)]
+    kinds = [e.kind for e in outcome.events]
+    assert kinds[0] == "step" and {"could_have_made", "no_number"} & set(kinds)
+    assert after.current == 1 and after.phase == "calculate"
+    alone, (plain,) = play(play(state, 0, step(6, "*", 4, 24))[0], 0, {"type": "cant"})
+    assert after == alone
+
+
+def test_giving_up_after_a_wrong_kept_step_shows_the_wrong_step_first():
+    second = rolled(GAME.new({"second_chance": True}, 2, 3), 6, 4, 3, 1)
+    after, (outcome,) = play(second, 0, giving_up_after((6, "*", 4, 25)))
+    assert outcome.events[-1].kind == "try_again" and after.current == 0
+    assert [a.correct for a in outcome.attempts] == [False]
+
+
+def test_giving_up_with_steps_is_refused_whole_when_a_step_is(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    assert refused(state, 0, giving_up_after((6, "*", 4, 24), (3, "-", 24, 0))).code == (
+        "below_zero"
+    )
+    assert refused(state, 0, {"type": "cant", "steps": []}).code == "malformed"
+    assert refused(state, 0, {"type": "cant", "steps": "6*4"}).code == "malformed"
+    placing, _ = play(state, 0, steps((6, "*", 4, 24), (24, "-", 3, 21), (21, "*", 1, 21)))
+    assert refused(placing, 0, giving_up_after((21, "+", 1, 22))).code == "wrong_phase"
+    # Without steps, giving up from the place phase is still allowed.
+    assert play(placing, 0, {"type": "cant"})[0].current == 1
+
+
 def test_undo_and_clear(classic):
     state = rolled(classic, 6, 4, 3, 1)
     assert refused(state, 0, {"type": "undo"}).code == "nothing_to_undo"

@@ -114,3 +114,37 @@ def test_the_page_offers_the_script_its_form(start, pupil_client):
     assert "js/numberquest.js" in page and "data-undo-local hidden" in page
     # Léa and Noah share the table: Léa's steps go one by one, for Noah to see.
     assert "data-steps-on-tablet" not in page
+
+
+def kept_then_given_up(state, steps=2):
+    """The first ``steps`` of ``whole_calculation`` kept on the tablet, then
+    "I can't make a number" tapped: the form sends them with it."""
+    fields, _total = whole_calculation(state)
+    kept = {name: values[:steps] for name, values in fields.items() if name != "type"}
+    return {"type": "cant", **kept}
+
+
+def test_giving_up_after_steps_kept_on_the_tablet_keeps_them(start, pupil_client):
+    session, table = start()
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(seconds=10))
+    response = post_move(pupil_client, table, **kept_then_given_up(state_of(table)))
+    assert response.status_code == 200 and 'class="note error"' not in response.content.decode()
+    typed = Attempt.objects.filter(skill="add").order_by("pk")
+    assert [(a.correct, a.response_ms) for a in typed] == [(True, 3000), (True, 2000)]
+    assert state_of(table).current == 1 and Move.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"ms": ["1"]},
+        {"result": ["x", "7"]},
+        {"op": ["+"] * 9, "left": ["1|a"] * 9, "right": ["1|b"] * 9, "result": ["2"] * 9},
+    ],
+)
+def test_a_forged_give_up_with_steps_changes_nothing(start, pupil_client, change):
+    session, table = start()
+    fields = {**kept_then_given_up(state_of(table)), **change}
+    response = post_move(pupil_client, table, **fields)
+    assert response.status_code == 200 and 'class="note error"' in response.content.decode()
+    assert not Move.objects.exists() and not Attempt.objects.exists()

@@ -136,6 +136,10 @@ class NumberQuestPresenter(Presenter):
     def read_move(self, post) -> dict[str, Any] | None:
         if post.get("type") == "steps":
             return self._read_steps(post)
+        if post.get("type") == "cant" and "op" in post:
+            # Giving up with steps kept on the tablet: they go with it.
+            kept = self._read_steps(post)
+            return {**kept, "type": "cant"}
         if post.get("type") != "step":
             return super().read_move(post)
         if post.get("left") and post.get("left") == post.get("right"):
