@@ -16,7 +16,9 @@ bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 threads = 1
-keepalive = 10  # s; longer than the tablets' 2 s between polls
+# s: longer than a listening tablet's 20 s between safety polls (static/js/push.js),
+# so its next poll or move finds its connection open instead of making a new one.
+keepalive = 30
 backlog = 2048  # a class signing in at once
 worker_tmp_dir = "/dev/shm"  # the heartbeat file off the disk
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None  # "" turns it off

@@ -481,6 +481,7 @@ def _commit(
     move: dict[str, Any],
     move_id: str,
     before_ring: Callable[[Table], None] | None = None,
+    announce: bool = True,
 ) -> None:
     now = timezone.now()
     events = [e.to_json() for e in outcome.events]
@@ -527,8 +528,9 @@ def _commit(
     _record_opportunities(table, state, events)
     if pupil is not None and any(e["kind"] == "calculated" for e in events):
         _record_used(table, pupil, shown.used_skills(state, events))
-    due = due_at(table, state)
-    transaction.on_commit(lambda: _announce(table, due, before_ring))
+    if announce:
+        due = due_at(table, state)
+        transaction.on_commit(lambda: _announce(table, due, before_ring))
 
 
 TABLE_WRITTEN = ("state", "version", "turn_started_at", "finished", "updated_at")
@@ -731,7 +733,11 @@ def advance(table_id: int) -> bool:
                 state, seat.player, seat.bot_level, table.version
             )
             for move in moves:
-                _apply_server_move(table, move, player=seat.player)
+                _apply_server_move(table, move, player=seat.player, announce=False)
+            # The computer's whole turn commits at once: the tablets can only
+            # see its end, so they hear it once, not at each of its moves.
+            due = due_at(table, engine.from_json(table.state))
+            transaction.on_commit(lambda: _announce(table, due))
             return True
         if late is not None:
             _apply_server_move(table, late)
@@ -754,14 +760,16 @@ def _clock_move(table: Table, state) -> dict[str, Any] | None:
     return None
 
 
-def _apply_server_move(table: Table, move: dict[str, Any], player: int | None = None) -> None:
+def _apply_server_move(
+    table: Table, move: dict[str, Any], player: int | None = None, announce: bool = True
+) -> None:
     engine = engine_of(table.session.game)
     state = engine.from_json(table.state)
     try:
         outcome = engine.apply(state, player, move)
     except IllegalMove:
         return
-    _commit(table, state, outcome, player, None, move, _auto_id())
+    _commit(table, state, outcome, player, None, move, _auto_id(), announce=announce)
 
 
 # --------------------------------------------------------------------------- evidence

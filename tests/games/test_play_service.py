@@ -128,6 +128,30 @@ def test_a_bot_moves_only_after_the_pause(start, pupils):
     assert Attempt.objects.count() == 0  # a bot's steps are no pupil's evidence
 
 
+def test_a_computers_whole_turn_rings_its_table_once(
+    start, pupils, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The computer's moves commit together: the tablets can only see the
+    turn's end, so one ring, with the last stamp and what is due next."""
+    from games import live
+
+    session, table = start(players=1, bot_level="greedy")
+    services.play(table.pk, pupils[0], {"type": "cant"}, 0, "tap-1")
+    heard = []
+    publish = live.publish
+    monkeypatch.setattr(
+        live, "publish", lambda *args, **kwargs: heard.append(args) or publish(*args, **kwargs)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _let_the_bot_move(table) is True
+    after = type(table).objects.get(pk=table.pk)
+    moves = Move.objects.filter(table=table, pupil=None).count()
+    assert moves >= 2  # its steps, its square, its bank: each a move in the log
+    assert [(table_id, stamp) for table_id, stamp, _due in heard] == [
+        (table.pk, live.stamp(after))
+    ]
+
+
 def test_a_timed_turn_runs_out_on_the_server(start, pupils):
     session, table = start(options={"preset": "addition", "turn_seconds": 30})
     assert services.advance(table.pk) is False
