@@ -396,9 +396,21 @@ def _steps(state: State, player: int, move: dict[str, Any]) -> Outcome:
     step or the first one it cannot vouch for): each is ruled on as a "step"
     of its own, in order. A wrong result stops there, as it would have step by
     step, and the steps after it (built on the wrong number) are dropped; a
-    step the rules refuse refuses them all, so nothing is half done."""
-    outcome, _all_right = _rule_on_steps(state, player, move.get("steps"))
-    return outcome
+    step the rules refuse refuses them all, so nothing is half done.
+
+    With ``square`` the pupil also tapped the square of the number the steps
+    made (the page offers it when it can vouch for the whole calculation and
+    the square is free): placed once every step was right, and refused with
+    them if it cannot be, so nothing is half done."""
+    outcome, all_right = _rule_on_steps(state, player, move.get("steps"))
+    if "square" not in move or not all_right:
+        return outcome
+    if outcome.state.phase != "place":
+        raise IllegalMove(_WRONG_PHASE["calculate"], "wrong_phase", phase="calculate", move="place")
+    placed = _place(outcome.state, player, move)
+    return Outcome(
+        placed.state, outcome.events + placed.events, outcome.attempts + placed.attempts
+    )
 
 
 def _rule_on_steps(state: State, player: int, steps: Any) -> tuple[Outcome, bool]:

@@ -7,7 +7,9 @@
 // a result is wrong: that is the server's to say, with the right answer when
 // the rules show it. A refusal redraws the same version of the table: the
 // kept steps come back (sessionStorage keeps them across a reload too).
-// Steps kept when the pupil taps "I can't make a number" go with it.
+// When the last step makes a number whose square is free, the pupil taps the
+// square here too, and the steps go with the tap as one move. Steps kept when
+// the pupil taps "I can't make a number" go with it.
 // Only where the pupil is alone at the table: where others watch, each step
 // goes to the server and reaches their tablets as it is typed. Without script
 // the form posts each step.
@@ -15,8 +17,11 @@
   const KEY = "numbo.numberquest.steps";
   const SYMBOLS = { "+": "+", "-": "−", "*": "×", "/": "÷" };
   const MAX_MS = 10 * 60 * 1000; // the engine counts no step as longer (MAX_STEP_MS)
-  let kept = null; // { at: "move url @ version", steps: [{left, op, right, result, ms}] }
+  // { at: "move url @ version", steps: [{left, op, right, result, ms, made}] }: made
+  // marks a last step whose number waits for the tap on its square.
+  let kept = null;
   let since = performance.now(); // when the pupil started the step being typed
+  let placingNow = false; // the step form is being sent by a tap on a square
 
   // The step form of a table, if its page has one.
   const stepFormIn = (root) => {
@@ -80,6 +85,62 @@
       if (type.value === "undo" || type.value === "clear") type.form.hidden = steps.length > 0;
     });
     sayLastStep(table, form, list);
+    offerSquare(table, form, placing(form));
+  }
+
+  // The number the kept steps made, when the last of them joined the last
+  // numbers: only its square is left to tap.
+  function placing(form) {
+    const steps = read(form).steps;
+    const last = steps[steps.length - 1];
+    return last && last.made ? last.result : null;
+  }
+
+  // The square of that number becomes a button, as the server draws it for
+  // the place phase, and the page says so; any other square is as drawn.
+  function offerSquare(table, form, number) {
+    form.classList.toggle("placing", number !== null);
+    table.querySelectorAll(".prompt[data-local]").forEach((line) => line.remove());
+    table.querySelectorAll("svg.board g.sq[data-local-tap]").forEach((square) => {
+      square.classList.remove("tap");
+      square.setAttribute("role", square.dataset.wasRole);
+      square.setAttribute("aria-label", square.dataset.wasLabel);
+      square.removeAttribute("tabindex");
+      delete square.dataset.localTap;
+    });
+    if (number === null) return;
+    const square = Array.from(table.querySelectorAll("svg.board g.sq")).find((one) => {
+      const label = one.querySelector("text:not(.token-label)");
+      return label && label.textContent === String(number);
+    });
+    if (!square) return;
+    Object.assign(square.dataset, {
+      wasRole: square.getAttribute("role") || "img",
+      wasLabel: square.getAttribute("aria-label") || "",
+      localTap: String(number),
+    });
+    square.classList.add("tap");
+    square.setAttribute("role", "button");
+    square.setAttribute("tabindex", "0");
+    square.setAttribute("aria-label", form.dataset.square.replace("%(n)s", number));
+    const prompt = document.createElement("p");
+    prompt.className = "prompt";
+    prompt.dataset.local = "";
+    prompt.textContent = form.dataset.made.replace(/%\(n\)s/g, number);
+    form.before(prompt);
+  }
+
+  // The tap on that square: the kept steps and the square, as one move.
+  function place(form) {
+    const number = form ? placing(form) : null;
+    if (number === null) return;
+    sendKept(form, read(form).steps);
+    form.append(hidden("square", number));
+    form.querySelector("input[name=type]").value = "steps";
+    // The fields of a step being typed are not part of it.
+    form.querySelectorAll("fieldset input, .answer input").forEach((field) => { field.disabled = true; });
+    placingNow = true;
+    form.requestSubmit();
   }
 
   function drawTiles(form, steps) {
@@ -195,6 +256,10 @@
   document.addEventListener("htmx:confirm", (event) => {
     const form = event.detail.elt;
     if (!(form instanceof HTMLFormElement) || stepFormIn(form.closest("#table")) !== form) return;
+    if (placingNow) {
+      placingNow = false; // its fields are set: on its way
+      return;
+    }
     if (!keepsSteps(form)) return;
     const left = form.querySelector("input[name=left]:checked");
     const right = form.querySelector("input[name=right]:checked");
@@ -205,9 +270,14 @@
     const steps = read(form).steps;
     const numbers = form.querySelectorAll("fieldset.tiles:not(.ops)")[0].querySelectorAll("input[name=left]").length;
     const made = left.value === right.value ? null : exact(valueOf(left.value), op.value, valueOf(right.value));
-    if (made !== null && made === Number(result.value) && numbers > 2) {
+    const isRight = made !== null && made === Number(result.value);
+    // The last numbers joined: kept too when the number's square is free, to
+    // be tapped here (the page knows the free squares; the server rules on the rest).
+    const last = numbers === 2 && form.dataset.free !== undefined &&
+      form.dataset.free.split(",").includes(String(made));
+    if (isRight && (numbers > 2 || last)) {
       event.preventDefault();
-      steps.push({ left: left.value, op: op.value, right: right.value, result: Number(result.value), ms });
+      steps.push({ left: left.value, op: op.value, right: right.value, result: made, ms, made: last });
       save();
       redraw(form);
       since = performance.now();
@@ -219,7 +289,19 @@
     form.querySelector("input[name=type]").value = "steps";
   });
 
+  // A tap (or Enter) on the square offered above.
+  function tappedSquare(event) {
+    const square = event.target.closest && event.target.closest("svg.board g.sq[data-local-tap]");
+    if (!square) return false;
+    place(stepFormIn(square.closest("#table")));
+    return true;
+  }
+  document.addEventListener("keyup", (event) => {
+    if (event.key === "Enter") tappedSquare(event);
+  });
+
   document.addEventListener("click", (event) => {
+    if (tappedSquare(event)) return;
     const undo = event.target.closest("[data-undo-local]");
     const form = undo && undo.form;
     if (!form) return;

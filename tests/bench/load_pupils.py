@@ -145,6 +145,7 @@ RE_PLACE = re.compile(
 )
 RE_BANK = re.compile(r"You had (\d+) and you earn (\d+)")
 RE_MADE = re.compile(r"You made (\d+)!")
+RE_FREE_LIST = re.compile(r'data-free="([\d,]*)"')
 
 
 @dataclass
@@ -200,8 +201,10 @@ class NumberQuestMind:
 
     def _on_tablet(self, page: Page, tiles: list[str]) -> dict:
         """As static/js/numberquest.js: the steps typed one after the other on
-        the tablet, sent with the last one or the first wrong one; the pupil
-        thinks over each step as long as when each was a tap of its own."""
+        the tablet, sent with the last one or the first wrong one, or, when
+        the last makes a number whose square is free, with the tap on that
+        square; the pupil thinks over each step and the tap as long as when
+        each was a tap of its own."""
         fields: dict[str, list[str]] = {"left": [], "op": [], "right": [], "result": [], "ms": []}
         pool = list(tiles)
         for index, step in enumerate(self.plan):
@@ -220,12 +223,17 @@ class NumberQuestMind:
                 fields[name].append(str(value))
             if typed != str(step.result):
                 break
+        made = len(pool) == 1 and len(fields["op"]) == len(self.plan)
         self.plan = []
-        count = max(len(fields["op"]), 1)
+        free = RE_FREE_LIST.search(page.html)
+        square = {}
+        if made and free and pool[0].split("|")[0] in free.group(1).split(","):
+            square = {"square": pool[0].split("|")[0]}
+        count = max(len(fields["op"]), 1) + len(square)
         self.think = (2.0 * count, 5.0 * count)
         if not fields["op"]:
             return {**page.form(), "type": "cant"}
-        return {**page.form(), "type": "steps", **fields}
+        return {**page.form(), "type": "steps", **fields, **square}
 
     @staticmethod
     def _calculation(html: str, tiles: list[str]) -> list:

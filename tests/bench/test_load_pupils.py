@@ -354,8 +354,9 @@ def test_a_mind_that_posts_nonsense_is_caught(classroom, teacher, pupils, game):
 def test_number_quest_alone_with_the_computer_sends_each_calculation_whole(
     classroom, teacher, pupils, monkeypatch
 ):
-    """As the page's script does: the steps typed on the tablet, one request
-    for the calculation, which the table takes as its steps."""
+    """As the page's script does: the steps typed on the tablet and the tap
+    on the square they made, one request, which the table takes as its steps
+    and its tap."""
     session, table = one_table(
         classroom, teacher, pupils[:1], game="numberquest", options={"preset": "addition"},
         players=2, bot_level="beginner", seed=4,
@@ -374,5 +375,6 @@ def test_number_quest_alone_with_the_computer_sends_each_calculation_whole(
     result, tap, text = tap_once(table, tablet, mind)
     assert tap["type"] == "steps" and result == "applied"
     assert len(tap["op"]) == len(tap["left"]) == len(tap["ms"]) == 3
-    assert mind.think == (6.0, 15.0)
-    assert state_of(table).phase == "place" and "You made" in text
+    assert mind.think == (8.0, 20.0)  # three steps and a tap
+    after = state_of(table)
+    assert after.owner(int(tap["square"])) == 0 and after.current == 1

@@ -53,6 +53,9 @@ def test_a_pupil_who_thinks_eleven_minutes_over_a_step_can_finish(
     type_step(lea, "3", "+", "3", "6")
     type_step(lea, "6", "+", "4", "10")
     expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
+    lea.get_by_role("button", name="Square 10").click()
+    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!")
+    assert Move.objects.get(pupil=pupils[0]).move["square"] == 10
 
 
 def test_a_network_error_then_the_same_tap_again_sends_a_good_calculation(
@@ -72,12 +75,14 @@ def test_a_network_error_then_the_same_tap_again_sends_a_good_calculation(
 
     lea.route("**/move/", once)
     type_step(lea, "6", "+", "4", "10")
+    lea.get_by_role("button", name="Square 10").click()
     lea.wait_for_timeout(500)
     assert failed and not Move.objects.exists()
-    lea.get_by_role("button", name="Check").click()
-    expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
+    lea.get_by_role("button", name="Square 10").click()
+    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!")
     typed = Attempt.objects.filter(pupil=pupils[0], skill="add").order_by("pk")
     assert [(a.operands, a.given) for a in typed] == [([1, 2], "3"), ([3, 3], "6"), ([6, 4], "10")]
+    assert Move.objects.get(pupil=pupils[0]).move["square"] == 10
 
 
 def test_a_refused_last_step_brings_the_kept_steps_back(
@@ -92,6 +97,9 @@ def test_a_refused_last_step_brings_the_kept_steps_back(
     expect(lea.locator("ul.steps li")).to_have_count(2)
     type_step(lea, "6", "+", "4", "10")
     expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
+    lea.get_by_role("button", name="Square 10").click()
+    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!")
+    assert Move.objects.filter(pupil=pupils[0]).count() == 1
 
 
 def test_a_late_pupil_taking_the_computers_seat_keeps_the_steps_shown(

@@ -279,14 +279,25 @@ def test_alone_with_the_computer_the_steps_wait_on_the_tablet_until_the_number_i
     assert moves == [] and lea.locator("#table").get_attribute("data-version") == version
     assert not Move.objects.filter(table=table).exists()
 
+    # The last step makes 10, whose square is free: its tap waits here too.
     type_step(lea, "6", "+", "4", "10")
-    expect(lea.locator(".prompt")).to_contain_text("You made 10!")
+    expect(lea.locator(".prompt")).to_contain_text("You made 10! Tap the square 10 on the board.")
+    expect(lea.locator("form.calc fieldset.tiles").first).to_be_hidden()
+    assert moves == [] and not Move.objects.filter(table=table).exists()
+    # Undo goes back to the calculation; the same step again offers the square.
+    lea.get_by_role("button", name="Undo").click()
+    expect(lea.locator("form.calc fieldset.tiles").first).to_be_visible()
+    expect(lea.locator("svg.board g.sq.tap")).to_have_count(0)
+    type_step(lea, "6", "+", "4", "10")
+    lea.get_by_role("button", name="Square 10").click()
+    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!")
     assert len(moves) == 1
     typed = Attempt.objects.filter(pupil=pupils[0], skill="add").order_by("pk")
     assert [(a.operands, a.given, a.correct) for a in typed] == [
         ([1, 2], "3", True), ([3, 3], "6", True), ([6, 4], "10", True)
     ]
-    assert Move.objects.filter(table=table).count() == 1
+    placed = Move.objects.get(table=table, pupil=pupils[0])
+    assert placed.move["type"] == "steps" and placed.move["square"] == 10
 
 
 def test_alone_with_the_computer_a_wrong_step_goes_to_the_server_at_once(

@@ -317,6 +317,29 @@ def test_steps_the_rules_refuse_are_all_refused(classic):
     assert outcome.attempts[0].ms == 600_000
 
 
+def test_steps_with_their_square_are_the_steps_then_the_tap(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    typed = [(6, "*", 4, 24), (24, "-", 3, 21), (21, "*", 1, 21)]
+    one_by_one, outcomes = play(state, 0, steps(*typed), {"type": "place", "square": 21})
+    together, (outcome,) = play(state, 0, {**steps(*typed), "square": 21})
+    assert together == one_by_one and together.current == 1  # the computer banks for it
+    assert outcome.events == tuple(e for o in outcomes for e in o.events)
+    assert outcome.attempts == outcomes[0].attempts
+
+
+def test_steps_with_a_square_they_do_not_make_are_refused_whole(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    typed = [(6, "*", 4, 24), (24, "-", 3, 21), (21, "*", 1, 21)]
+    assert refused(state, 0, {**steps(*typed), "square": 22}).code == "wrong_square"
+    taken = covering(state, 21)
+    assert refused(taken, 0, {**steps(*typed), "square": 21}).code == "square_taken"
+    # Numbers still to join: no square yet.
+    assert refused(state, 0, {**steps(*typed[:2]), "square": 21}).code == "wrong_phase"
+    # A wrong step stops there: the tap is not made, as step by step.
+    after, (outcome,) = play(state, 0, {**steps((6, "*", 4, 25)), "square": 25})
+    assert [a.correct for a in outcome.attempts] == [False] and not after.covered
+
+
 def giving_up_after(*typed, ms=None):
     """ "I can't make a number", with the steps kept on the tablet before it."""
     return {**steps(*typed, ms=ms), "type": "cant"}

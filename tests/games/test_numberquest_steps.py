@@ -148,3 +148,40 @@ def test_a_forged_give_up_with_steps_changes_nothing(start, pupil_client, change
     response = post_move(pupil_client, table, **fields)
     assert response.status_code == 200 and 'class="note error"' in response.content.decode()
     assert not Move.objects.exists() and not Attempt.objects.exists()
+
+
+def test_a_calculation_sent_with_its_square_places_the_token(start, pupil_client):
+    session, table = start()
+    fields, total = whole_calculation(state_of(table))
+    page = post_move(pupil_client, table, **fields, square=str(total)).content.decode()
+    after = state_of(table)
+    assert after.owner(total) == 0 and 'class="note error"' not in page
+    assert [a.correct for a in Attempt.objects.filter(skill="add")] == [True] * 3
+    assert Move.objects.count() == 1
+
+
+@pytest.mark.parametrize("square", ["x", "", "-3", "9" * 200])
+def test_a_forged_square_with_the_steps_changes_nothing(start, pupil_client, square):
+    session, table = start()
+    fields, _total = whole_calculation(state_of(table))
+    page = post_move(pupil_client, table, **fields, square=square).content.decode()
+    assert 'class="note error"' in page
+    assert not Move.objects.exists() and not Attempt.objects.exists()
+
+
+def test_a_square_the_steps_did_not_make_refuses_them_all(start, pupil_client):
+    session, table = start()
+    fields, total = whole_calculation(state_of(table))
+    page = post_move(pupil_client, table, **fields, square=str(total + 1)).content.decode()
+    assert 'class="note error"' in page and f"Tap the square {total}" in page
+    assert not Move.objects.exists() and not Attempt.objects.exists()
+
+
+def test_a_wrong_step_sent_with_a_square_ends_there_and_places_nothing(start, pupil_client):
+    session, table = start()
+    fields, total = whole_calculation(state_of(table), wrong_at=2)
+    post_move(pupil_client, table, **fields, square=str(total + 1))
+    assert not state_of(table).covered and state_of(table).current == 1
+    assert [a.correct for a in Attempt.objects.filter(skill="add").order_by("pk")] == [
+        True, True, False
+    ]

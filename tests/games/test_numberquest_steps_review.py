@@ -224,7 +224,8 @@ def test_in_french_the_page_gives_the_script_the_french_right_line(alone, as_pup
             reverse("games:table_play", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="fr"
         ).content.decode()
     assert 'lang="fr"' in page
-    assert 'data-steps-on-tablet data-right="Juste' in page
+    assert 'data-right="Juste' in page
+    assert 'data-made="Tu as fait %(n)s' in page and 'data-square="Case %(n)s"' in page
 
 
 def test_a_double_tap_of_a_whole_calculation_is_applied_once(alone, as_pupil):

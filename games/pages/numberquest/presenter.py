@@ -99,6 +99,15 @@ def board_html(
     return drawn_once("diamond", shown, draw, fill if tappable is not None else None)
 
 
+def _free_squares(view: dict[str, Any]) -> str:
+    """The squares a token may still cover, as the page's script reads them."""
+    board = view["board"]
+    lo, hi = board["lo"], board["hi"]
+    return ",".join(
+        str(s["square"]) for s in board["squares"] if s["owner"] is None and lo <= s["square"] <= hi
+    )
+
+
 def _players(view: dict[str, Any], names: dict[int, str], player: int | None, over: bool):
     return [
         {
@@ -177,7 +186,14 @@ class NumberQuestPresenter(Presenter):
                 one["ms"] = int(raw)
             del one["type"]
             steps.append(one)
-        return {"type": "steps", "steps": steps}
+        move = {"type": "steps", "steps": steps}
+        if "square" in post:
+            # The square of the number the steps made, tapped on the tablet.
+            raw = post.get("square", "").strip()[:MAX_FIELD]
+            if not (raw.isascii() and raw.isdigit()):
+                return {"type": "steps", "invalid": "square"}
+            move["square"] = int(raw)
+        return move
 
     def invalid_note(self, move: dict[str, Any] | None) -> str:
         if move and move.get("invalid") == "same":
@@ -286,6 +302,13 @@ class NumberQuestPresenter(Presenter):
             "steps_on_tablet": steps_on_tablet,
             # The line the server says for a right step, for the script's own.
             "right_line": _("Right: %(step)s.") if your_turn else "",
+            # Where the steps wait on the tablet, so may the tap on their square:
+            # the free squares and what the page says, for the script.
+            "free_squares": _free_squares(view) if steps_on_tablet else "",
+            "made_line": _("You made %(n)s! Tap the square %(n)s on the board.")
+            if steps_on_tablet
+            else "",
+            "square_label": _("Square %(n)s") if steps_on_tablet else "",
             "over": over,
             "your_turn": your_turn,
             "place_phase": place_phase,
