@@ -707,9 +707,13 @@ def _game_end(table: Table, state) -> datetime | None:
 
 
 def advance(table_id: int) -> bool:
-    """Make the server's moves that are due at this table; True if any was made."""
+    """Make the server's moves that are due at this table; True if any was
+    made (none at a table erased since its stamp said a move was due)."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        try:
+            table = _lock_table(table_id)
+        except Table.DoesNotExist:
+            return False
         seating.load(table)
         if table.finished or not table.session.is_running:
             live.publish(table.pk, live.stamp(table), None)

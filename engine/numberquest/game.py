@@ -441,7 +441,14 @@ def _rule_on_steps(state: State, player: int, steps: Any) -> tuple[Outcome, bool
 
 def _calculated(state: State, player: int, text: str, value: Number, bot: bool = False) -> Event:
     problem = _placeable(state, value)
-    data: dict[str, Any] = {"value": to_json_number(value), "text": text, "placeable": not problem}
+    data: dict[str, Any] = {
+        "value": to_json_number(value),
+        "text": text,
+        "placeable": not problem,
+        # The operations it took: a move that goes on past it (its square
+        # tapped with it) leaves no steps in the state to read them from.
+        "ops": sorted({step.op for step in state.steps}),
+    }
     if problem:
         data["problem"] = problem
     if bot:

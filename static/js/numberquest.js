@@ -81,11 +81,15 @@
     if (undo) undo.hidden = steps.length === 0;
     // The server's Undo and Start again (steps it holds, after a second try)
     // wait until the steps kept here are undone: one Undo at a time.
+    // Once the number is made, only its square (or Undo) is left, as the
+    // server's own place phase has it: no "I can't make a number".
+    const made = placing(form);
     table.querySelectorAll(".actions input[name=type]").forEach((type) => {
       if (type.value === "undo" || type.value === "clear") type.form.hidden = steps.length > 0;
+      if (type.value === "cant") type.form.hidden = made !== null;
     });
     sayLastStep(table, form, list);
-    offerSquare(table, form, placing(form));
+    offerSquare(table, form, made);
   }
 
   // The number the kept steps made, when the last of them joined the last
@@ -93,7 +97,8 @@
   function placing(form) {
     const steps = read(form).steps;
     const last = steps[steps.length - 1];
-    return last && last.made ? last.result : null;
+    // A page that does not say how to offer the square (a timed turn) never had it kept.
+    return last && last.made && form.dataset.made !== undefined ? last.result : null;
   }
 
   // The square of that number becomes a button, as the server draws it for

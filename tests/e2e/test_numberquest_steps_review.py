@@ -112,10 +112,13 @@ def test_a_late_pupil_taking_the_computers_seat_keeps_the_steps_shown(
     services.seat_late_pupils(table.session, [pupils[1]])
     expect(lea.locator("form.calc:not([data-steps-on-tablet])")).to_have_count(1, timeout=8000)
     expect(lea.locator("ul.steps li")).to_have_count(1)
-    # The kept step goes with the rest when the calculation is done.
+    # The kept step goes with the rest when the calculation is done, and its
+    # square is tapped here as before.
     type_step(lea, "3", "+", "3", "6")
     type_step(lea, "6", "+", "4", "10")
     expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
+    lea.get_by_role("button", name="Square 10").click()
+    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!", timeout=5000)
     assert Attempt.objects.filter(pupil=pupils[0], skill="add").count() == 3
 
 

@@ -7,11 +7,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Attempt
+from classroom.models import Attempt, Opportunity
 from games.models import Move, Table
 
 from .conftest import state_of
-from .test_play_views import post_move
+from .test_play_views import post_move, step_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -185,3 +185,30 @@ def test_a_wrong_step_sent_with_a_square_ends_there_and_places_nothing(start, pu
     assert [a.correct for a in Attempt.objects.filter(skill="add").order_by("pk")] == [
         True, True, False
     ]
+
+
+def test_a_calculation_sent_with_its_square_records_the_operations_it_used(
+    start, pupil_client, pupils
+):
+    """The steps and the square in one move: the opportunity of Léa's turn
+    must say she added, as it does when the steps and the tap come apart
+    (the report's 'avoids addition' reads it)."""
+    session, table = start()
+    fields, total = whole_calculation(state_of(table))
+    post_move(pupil_client, table, **fields, square=str(total))
+    assert state_of(table).owner(total) == 0
+    assert [a.correct for a in Attempt.objects.filter(skill="add")] == [True] * 3
+    lea = Opportunity.objects.filter(table=table, pupil=pupils[0]).order_by("pk")
+    assert [o.used for o in lea] == [["add"]]
+
+
+def test_control_step_by_step_then_the_tap_records_addition(start, pupil_client, pupils):
+    """The same calculation one step a request, then the square: passes."""
+    session, table = start()
+    for number in range(3):
+        post_move(pupil_client, table, **step_fields(state_of(table)), move_id=f"s{number}")
+    total = state_of(table).result_number()
+    post_move(pupil_client, table, type="place", square=str(total), move_id="p")
+    assert state_of(table).owner(total) == 0
+    lea = Opportunity.objects.filter(table=table, pupil=pupils[0]).order_by("pk")
+    assert [o.used for o in lea] == [["add"]]

@@ -253,3 +253,21 @@ def test_pausing_a_game_brings_its_pupils_reports_up_to_date(
     with django_capture_on_commit_callbacks(execute=True):
         services.set_status(session, GameSession.Status.PAUSED)
     assert PupilSkill.objects.filter(pupil=pupils[0], skill="add").exists()
+
+
+def test_a_poll_at_a_table_erased_while_a_move_was_due_is_a_404(start, pupils, client):
+    """The stamp in the cache said the computer's move was due; the table is
+    gone (its class erased): nothing to move, nothing to show, no error."""
+    from django.urls import reverse
+
+    from games import live
+    from games.views.tables import poll_token
+
+    session, table = start(players=1, bot_level="greedy")
+    token = poll_token(table, pupils[0].pk, None, pupils[0].sign_in_generation)
+    live.publish(table.pk, live.stamp(table), 1.0)  # due since 1970
+    pk = table.pk
+    table.delete()
+    assert services.advance(pk) is False
+    answer = client.get(reverse("games:table_poll", args=[pk]), {"t": token, "v": "0"})
+    assert answer.status_code == 404

@@ -231,6 +231,9 @@ class NumberQuestPresenter(Presenter):
         return state.current, list(state.dice), {SKILL_OF[op]: bool(ok) for op, ok in could.items()}
 
     def used_skills(self, state, events=()) -> list[str]:
+        made = next((e for e in events if e.get("kind") == "calculated"), None)
+        if made is not None and "ops" in made["data"]:
+            return sorted({SKILL_OF[op] for op in made["data"]["ops"]})
         return sorted({SKILL_OF[step.op] for step in getattr(state, "steps", ())})
 
     def seconds_left(self, table, state, over: bool) -> int | None:
@@ -289,7 +292,9 @@ class NumberQuestPresenter(Presenter):
         # Alone at the table (or with the computer), the pupil's steps wait on
         # the tablet until the calculation is done (static/js/numberquest.js):
         # a request a step saved where nobody watches the steps come one by one.
-        steps_on_tablet = your_turn and base["pupil"] is not None and all(
+        # Not in a timed turn: the clock would end it with the steps unsent.
+        may_keep = your_turn and base["pupil"] is not None and not self.deadline(state)
+        steps_on_tablet = may_keep and all(
             s.pupil_id in (None, base["pupil"].pk) for s in table.seats.all()
         )
         # A die whose number went into a step is spent: it must look it.
@@ -302,13 +307,14 @@ class NumberQuestPresenter(Presenter):
             "steps_on_tablet": steps_on_tablet,
             # The line the server says for a right step, for the script's own.
             "right_line": _("Right: %(step)s.") if your_turn else "",
-            # Where the steps wait on the tablet, so may the tap on their square:
-            # the free squares and what the page says, for the script.
-            "free_squares": _free_squares(view) if steps_on_tablet else "",
+            # Where steps wait on the tablet (kept before a pupil sat down too),
+            # so may the tap on their square: the free squares and what the
+            # page says, for the script.
+            "free_squares": _free_squares(view) if may_keep else "",
             "made_line": _("You made %(n)s! Tap the square %(n)s on the board.")
-            if steps_on_tablet
+            if may_keep
             else "",
-            "square_label": _("Square %(n)s") if steps_on_tablet else "",
+            "square_label": _("Square %(n)s") if may_keep else "",
             "over": over,
             "your_turn": your_turn,
             "place_phase": place_phase,
