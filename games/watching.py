@@ -37,6 +37,9 @@ from .pages.base import MOVE_FIELDS_SLOT, OWN_SLOT, you_class_slot, you_slot
 CLASS_SLOTS = re.compile(r"<!--you-class:\d+-->")  # you_class_slot's
 
 TOKEN_SLOT = "watchers-poll-token"
+# Where a pupil's own page has the lines about their move: empty for the
+# watchers, the mover's lines when their move made them a watcher.
+FEEDBACK_SLOT = "<!--mover-feedback-->"
 TTL = 60  # s: a copy is only useful until the next move
 
 
@@ -123,16 +126,17 @@ def read_copy(raw: bytes | str | None, stamp: str, pupil_id: int) -> Copy | None
     return Copy(html, player, own or "")
 
 
-def personal(copy: Copy, token: str) -> str:
+def personal(copy: Copy, token: str, feedback: str = "") -> str:
     """The page made this watcher's (in the active language): their token
-    stands in the poll and in the push address, their player is "(you)", and
-    their own piece (their hand) fills its slot."""
+    stands in the poll and in the push address, their player is "(you)",
+    their own piece (their hand) fills its slot, and ``feedback`` (the lines
+    about the move that made them a watcher, if theirs) its own."""
     html = copy.html.replace(TOKEN_SLOT, token).replace(you_slot(copy.player), _you_mark(), 1)
     if "<!--you-class:" in html:
         # Inside a class attribute: the others' slots must not stay as text.
         mine = you_class_slot(copy.player)
         html = CLASS_SLOTS.sub(lambda found: " you" if found.group(0) == mine else "", html)
-    return html.replace(OWN_SLOT, copy.own, 1)
+    return html.replace(OWN_SLOT, copy.own, 1).replace(FEEDBACK_SLOT, feedback, 1)
 
 
 def forget(table_id: int) -> None:

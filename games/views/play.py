@@ -16,7 +16,7 @@ from classroom.views.access import pupil_required
 from .. import live, poll_tokens, seating, services, watching
 from ..models import GameSession, Table
 from ..pages import engine_of, presenter
-from .tables import poll_token, table_context
+from .tables import poll_token, seat_names, table_context
 
 PLAYABLE = ["running", "paused", "ended"]
 TAP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -71,7 +71,9 @@ def _keep_watchers_page(
     The mover's request draws it before the ring (table_move), so the
     watchers' tablets all take a copy instead of each drawing the table. The
     mover is left out of those it is kept for: their answer is on its way,
-    with the feedback on their move, and a pushed page would overtake it."""
+    with the feedback on their move, and a pushed page would overtake it.
+    When the move made the mover a watcher too, that answer is this page,
+    made theirs (``request.mover_copy``): one draw where there were two."""
     shown = presenter(table.session.game)
     others = [s for s in table.seats.all() if s.pupil_id and s.pupil_id != mover_id]
     if not shown.watchers_share_a_page or not others:
@@ -82,6 +84,11 @@ def _keep_watchers_page(
     }
     if not watchers:
         return None
+    mover = None
+    if request is not None and mover_id is not None:
+        mover = next((s.player for s in table.seats.all() if s.pupil_id == mover_id), None)
+        if mover is not None and not shown.watching(table, state, mover):
+            mover = None
     # The page is the same for every watcher: drawn as the first one's.
     first = next(iter(watchers.values()))
     context = table_context(
@@ -89,12 +96,15 @@ def _keep_watchers_page(
     )
     html = render_to_string(f"games/{table.session.game}/_table.html", context, request)
     players = {pupil_id: seat.player for pupil_id, seat in watchers.items()}
+    holders = set(players.values()) | ({mover} if mover is not None else set())
     # Once per player: the pupils of a team seat hold one hand.
     own = {
-        player: shown.watcher_own(table, state, player, context) for player in set(players.values())
+        player: shown.watcher_own(table, state, player, context) for player in holders
     } if watching.OWN_SLOT in html else {}
     if not watching.store(table.pk, context["stamp"], players, html, context["move_id"], own):
         return None
+    if mover is not None and watching.FEEDBACK_SLOT in html:
+        request.mover_copy = watching.Copy(html, mover, own.get(mover, ""))
     return html, own
 
 
@@ -148,7 +158,22 @@ def table_move(request, pk: int):
         if table.finished:
             return _answer(request, table, note=_("Time is up: the game is over."))
         return _answer(request, table, note=_("Time was up: the turn went to the next player."))
+    copy = getattr(request, "mover_copy", None)
+    if copy is not None and request.htmx:
+        return _answer_as_watcher(request, table, copy, outcome.events)
     return _answer(request, table, feedback=outcome.events)
+
+
+def _answer_as_watcher(request, table: Table, copy: watching.Copy, events) -> HttpResponse:
+    """The answer to a move that made the mover a watcher: the watchers'
+    page their request drew before the ring, made theirs, with the lines
+    about their move where their own page has them."""
+    shown = presenter(table.session.game)
+    lines = shown.feedback(events, seat_names(table))
+    feedback = render_to_string("games/_feedback.html", {"feedback": lines})
+    pupil = request.pupil
+    token = poll_token(table, pupil.pk, None, pupil.sign_in_generation)
+    return HttpResponse(watching.personal(copy, token, feedback))
 
 
 def _answering(posted: str) -> int | None:

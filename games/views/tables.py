@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from classroom import roster
@@ -109,6 +110,10 @@ def table_context(
         "move_url": table_url("games:table_move", table.pk),
         "home_url": table_url("classroom:pupil_home") if pupil is not None else "",
         "you_slots": for_watchers,
+        # The mover who now watches is answered with this page, their
+        # feedback in this slot (games.watching.personal).
+        "watchers_page": for_watchers,
+        "mover_feedback_slot": mark_safe(watching.FEEDBACK_SLOT) if for_watchers else "",  # noqa: S308
     }
     context.update(shown.context(table, state, view, context))
     context["team_answering"] = _team_answering(table, player, pupil)

@@ -295,3 +295,23 @@ def test_a_numx_pupil_with_a_rainbow_to_add_or_a_lost_turn_gets_their_own_page(
     assert watching.copy_for(table.pk, stamp, pupils[1].pk) is None
     noah = poll(client, table, pupils[1]).content.decode()
     assert "You lost your turn" in noah and same(noah) == same(own_page(table, pupils[1]))
+
+
+# The page is kept when the move commits, before its answer is drawn: this
+# commits for real (a test's transaction would hold the commit back).
+@pytest.mark.django_db(transaction=True)
+def test_the_mover_made_a_watcher_is_answered_with_the_shared_page_and_their_hand_only(
+    start, pupil_client, pupils  # noqa: F811
+):
+    session, table = start(players=3)
+    deal(table, HANDS, target=sym(5))
+    answer = post_move(pupil_client, table, type="match", card=str(sym(5, 1)))
+    page = answer.content.decode()
+    # One draw, for Inès's tablet and Léa's answer: Noah plays now.
+    assert [t.name for t in answer.templates].count("games/nambarz/_table.html") == 1
+    assert card_ids(page) == {sym(2), sym(9)}  # Léa's cards, and only hers
+    assert 'data-testid="feedback"' in page and you_marks(page) == 1
+    assert watching.OWN_SLOT not in page and watching.FEEDBACK_SLOT not in page
+    assert "csrfmiddlewaretoken" not in page
+    without_feedback = re.sub(r'<p class="feedback[^"]*" data-testid="feedback".*?</p>', "", page)
+    assert without_form_fields(without_feedback) == without_form_fields(own_page(table, pupils[0]))

@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.template.loader import render_to_string
+from django.test import Client
 from django.urls import reverse
 
 from games import services, watching
@@ -160,3 +161,50 @@ def test_a_page_holding_the_tap_id_or_a_spoilt_record_is_not_served(settings):
     else:
         watching.cache.set(key, "not json\n<div></div>")
     assert watching.copy_for(1, "1r", 1) is None
+
+
+FEEDBACK = re.compile(
+    r'<p class="(?:note|feedback)[^"]*" data-testid="(?:note|feedback)"[^>]*>.*?</p>'
+)
+
+
+def drawn_tables(response, game: str) -> int:
+    """How many times the request drew the table's page."""
+    return [t.name for t in response.templates].count(f"games/{game}/_table.html")
+
+
+# The page is kept when the move commits, before its answer is drawn: these
+# commit for real (a test's transaction would hold the commit back).
+@pytest.mark.django_db(transaction=True)
+def test_a_move_that_makes_the_mover_a_watcher_is_answered_with_the_watchers_page(
+    start, pupil_client, pupils
+):
+    """Léa gives up her turn: her page is now the one Inès and she share
+    while Noah plays. Her request draws it once, for Inès and for her answer,
+    with the lines about her move where her own page has them."""
+    from .test_play_views import post_move
+
+    session, table = start(players=3)
+    answer = post_move(pupil_client, table, type="cant")
+    page = answer.content.decode()
+    assert answer.status_code == 200 and drawn_tables(answer, "numberquest") == 1
+    lines = FEEDBACK.findall(page)
+    assert lines and all('role="status"' in line for line in lines)
+    assert same(FEEDBACK.sub("", page)) == same(own_page(table, pupils[0]))
+    assert you_marks(page) == 1 and watching.FEEDBACK_SLOT not in page
+    assert poll_token(table, pupils[0].pk, None) in page
+    # The watchers' copy has no feedback, nor its slot.
+    kept = poll(Client(), table, pupils[2]).content.decode()
+    assert you_marks(kept) == 1 and not FEEDBACK.findall(kept)
+    assert watching.FEEDBACK_SLOT not in kept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_after_which_the_mover_plays_on_draws_their_own_page(start, pupil_client, pupils):
+    from .test_play_views import post_move, step_fields
+
+    session, table = start(players=3)
+    answer = post_move(pupil_client, table, **step_fields(state_of(table)))
+    # Léa's turn goes on: her page (a form) and the watchers' are two draws.
+    assert drawn_tables(answer, "numberquest") == 2
+    assert "Your turn!" in answer.content.decode()
