@@ -96,15 +96,21 @@ def _keep_watchers_page(
     )
     html = render_to_string(f"games/{table.session.game}/_table.html", context, request)
     players = {pupil_id: seat.player for pupil_id, seat in watchers.items()}
-    holders = set(players.values()) | ({mover} if mover is not None else set())
+    slot = watching.OWN_SLOT in html
     # Once per player: the pupils of a team seat hold one hand.
     own = {
-        player: shown.watcher_own(table, state, player, context) for player in holders
-    } if watching.OWN_SLOT in html else {}
+        player: shown.watcher_own(table, state, player, context)
+        for player in set(players.values())
+    } if slot else {}
     if not watching.store(table.pk, context["stamp"], players, html, context["move_id"], own):
         return None
     if mover is not None and watching.FEEDBACK_SLOT in html:
-        request.mover_copy = watching.Copy(html, mover, own.get(mover, ""))
+        # The mover's hand goes into their answer alone, not into the kept copy.
+        if mover in own or not slot:
+            mine = own.get(mover, "")
+        else:
+            mine = shown.watcher_own(table, state, mover, context)
+        request.mover_copy = watching.Copy(html, mover, mine)
     return html, own
 
 
