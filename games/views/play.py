@@ -106,10 +106,9 @@ def _keep_watchers_page(
         return None
     if mover is not None and watching.FEEDBACK_SLOT in html:
         # The mover's hand goes into their answer alone, not into the kept copy.
-        if mover in own or not slot:
-            mine = own.get(mover, "")
-        else:
-            mine = shown.watcher_own(table, state, mover, context)
+        mine = ""
+        if slot:
+            mine = own[mover] if mover in own else shown.watcher_own(table, state, mover, context)
         request.mover_copy = watching.Copy(html, mover, mine)
     return html, own
 

@@ -112,7 +112,6 @@ def table_context(
         "you_slots": for_watchers,
         # The mover who now watches is answered with this page, their
         # feedback in this slot (games.watching.personal).
-        "watchers_page": for_watchers,
         "mover_feedback_slot": mark_safe(watching.FEEDBACK_SLOT) if for_watchers else "",  # noqa: S308
     }
     context.update(shown.context(table, state, view, context))

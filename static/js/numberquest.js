@@ -254,8 +254,7 @@
     const form = event.detail.elt;
     if (!(form instanceof HTMLFormElement) || !form.querySelector("input[name=type][value=cant]")) return;
     const stepForm = stepFormIn(form.closest("#table"));
-    form.querySelectorAll("[data-sent]").forEach((box) => box.remove());
-    if (stepForm && read(stepForm).steps.length) sendKept(form, read(stepForm).steps);
+    sendKept(form, stepForm ? read(stepForm).steps : []);
   });
 
   document.addEventListener("htmx:confirm", (event) => {
@@ -274,15 +273,15 @@
     const ms = Math.min(Math.round(performance.now() - since), MAX_MS);
     const steps = read(form).steps;
     const numbers = form.querySelectorAll("fieldset.tiles:not(.ops)")[0].querySelectorAll("input[name=left]").length;
-    const made = left.value === right.value ? null : exact(valueOf(left.value), op.value, valueOf(right.value));
-    const isRight = made !== null && made === Number(result.value);
+    const value = left.value === right.value ? null : exact(valueOf(left.value), op.value, valueOf(right.value));
+    const isRight = value !== null && value === Number(result.value);
     // The last numbers joined: kept too when the number's square is free, to
     // be tapped here (the page knows the free squares; the server rules on the rest).
-    const last = numbers === 2 && form.dataset.free !== undefined &&
-      form.dataset.free.split(",").includes(String(made));
-    if (isRight && (numbers > 2 || last)) {
+    const made = numbers === 2 && form.dataset.free !== undefined &&
+      form.dataset.free.split(",").includes(String(value));
+    if (isRight && (numbers > 2 || made)) {
       event.preventDefault();
-      steps.push({ left: left.value, op: op.value, right: right.value, result: made, ms, made: last });
+      steps.push({ left: left.value, op: op.value, right: right.value, result: value, ms, made });
       save();
       redraw(form);
       since = performance.now();

@@ -13,7 +13,12 @@ from games import live, services
 from games.models import Move
 from games.pages import engine_of
 
-from .test_play_number_quest import alone_with_the_computer, tablet, type_step  # noqa: F401
+from .test_play_number_quest import (  # noqa: F401
+    alone_with_the_computer,
+    tablet,
+    tap_the_square_made,
+    type_step,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,9 +57,7 @@ def test_a_pupil_who_thinks_eleven_minutes_over_a_step_can_finish(
     expect(lea.locator("ul.steps li")).to_have_count(1)
     type_step(lea, "3", "+", "3", "6")
     type_step(lea, "6", "+", "4", "10")
-    expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
-    lea.get_by_role("button", name="Square 10").click()
-    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!")
+    tap_the_square_made(lea, "10")
     assert Move.objects.get(pupil=pupils[0]).move["square"] == 10
 
 
@@ -96,9 +99,7 @@ def test_a_refused_last_step_brings_the_kept_steps_back(
     assert not Move.objects.exists()
     expect(lea.locator("ul.steps li")).to_have_count(2)
     type_step(lea, "6", "+", "4", "10")
-    expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
-    lea.get_by_role("button", name="Square 10").click()
-    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!")
+    tap_the_square_made(lea, "10")
     assert Move.objects.filter(pupil=pupils[0]).count() == 1
 
 
@@ -116,9 +117,7 @@ def test_a_late_pupil_taking_the_computers_seat_keeps_the_steps_shown(
     # square is tapped here as before.
     type_step(lea, "3", "+", "3", "6")
     type_step(lea, "6", "+", "4", "10")
-    expect(lea.locator(".prompt")).to_contain_text("You made 10!", timeout=5000)
-    lea.get_by_role("button", name="Square 10").click()
-    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!", timeout=5000)
+    tap_the_square_made(lea, "10")
     assert Attempt.objects.filter(pupil=pupils[0], skill="add").count() == 3
 
 

@@ -247,6 +247,13 @@ def type_step(page, left: str, op: str, right: str, result: str) -> None:
     page.get_by_role("button", name="Check").click()
 
 
+def tap_the_square_made(page, square: str) -> None:
+    """The number made on the tablet: its square offered there, tapped, the turn over."""
+    expect(page.locator(".prompt")).to_contain_text(f"You made {square}!", timeout=5000)
+    page.get_by_role("button", name=f"Square {square}").click()
+    expect(page.get_by_test_id("status")).not_to_contain_text("Your turn!", timeout=5000)
+
+
 def test_alone_with_the_computer_the_steps_wait_on_the_tablet_until_the_number_is_made(
     live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer
 ):

@@ -231,10 +231,10 @@ class NumberQuestPresenter(Presenter):
         return state.current, list(state.dice), {SKILL_OF[op]: bool(ok) for op, ok in could.items()}
 
     def used_skills(self, state, events=()) -> list[str]:
+        # From the event, not the state: a move that goes on past the
+        # calculation (its square tapped with it) leaves no steps there.
         made = next((e for e in events if e.get("kind") == "calculated"), None)
-        if made is not None and "ops" in made["data"]:
-            return sorted({SKILL_OF[op] for op in made["data"]["ops"]})
-        return sorted({SKILL_OF[step.op] for step in getattr(state, "steps", ())})
+        return sorted({SKILL_OF[op] for op in made["data"]["ops"]}) if made else []
 
     def seconds_left(self, table, state, over: bool) -> int | None:
         """What is left of a timed turn, by the server's clock (it ends the turn)."""
