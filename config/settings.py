@@ -91,6 +91,16 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # A web process asks the same few statements hundreds of times a minute
+    # (a poll's table read, a move's write): psycopg prepares each after its
+    # fifth run on a connection, and PostgreSQL stops parsing and planning it
+    # again (a fifth of its CPU at 1,000 pupils, tests/bench/results_load.txt).
+    # Off behind a pooler that cannot keep prepared statements (PgBouncer
+    # before 1.21).
+    if env_bool("DATABASE_PREPARED_STATEMENTS", True):
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=5
+        )
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {

@@ -160,3 +160,26 @@ def test_after_a_whole_class_move_the_tablets_next_poll_is_a_204_without_a_query
             url, {"t": poll_token(table, pupils[0].pk, None), "v": live.stamp(table)}
         )
     assert response.status_code == 204
+
+
+@pytest.mark.skipif(
+    "postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="PostgreSQL's own"
+)
+def test_a_poll_s_table_read_is_prepared_after_five_runs(start):
+    """PostgreSQL plans the statements a web process repeats once per
+    connection (DATABASE_PREPARED_STATEMENTS): at 1,000 pupils parsing and
+    planning them again was most of its CPU."""
+    from django.db import connection
+
+    _session, table = start()
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return [row[0] for row in cursor.fetchall()]
+
+    services.read_table(table.pk)
+    assert not [sql for sql in prepared() if "games_gamesession" in sql]
+    for _ in range(5):
+        assert services.read_table(table.pk).pk == table.pk
+    assert [sql for sql in prepared() if "games_gamesession" in sql and "JOIN" in sql]
