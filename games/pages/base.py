@@ -355,6 +355,17 @@ class Presenter:
         lines = (FeedbackLine(self.event_text(e, names), self.is_wrong(e)) for e in events)
         return [line for line in lines if line.text]
 
+    # What a pupil's page says about their move, where the watchers' page
+    # leaves its slot (games.watching.FEEDBACK_SLOT): drawn alone when the
+    # move made the mover a watcher (games.views.play._answer_as_watcher).
+    feedback_template = "games/_feedback.html"
+
+    def feedback_context(
+        self, events: list[dict[str, Any]], names: dict[int, str]
+    ) -> dict[str, Any]:
+        """``feedback_template``'s context for the move these events tell."""
+        return {"feedback": self.feedback(events, names)}
+
     def refusal(self, error: IllegalMove) -> str:
         from games import narration
 

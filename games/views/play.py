@@ -174,8 +174,8 @@ def _answer_as_watcher(request, table: Table, copy: watching.Copy, events) -> Ht
     page their request drew before the ring, made theirs, with the lines
     about their move where their own page has them."""
     shown = presenter(table.session.game)
-    lines = shown.feedback(events, seat_names(table))
-    feedback = render_to_string("games/_feedback.html", {"feedback": lines})
+    context = shown.feedback_context(events, seat_names(table))
+    feedback = render_to_string(shown.feedback_template, context)
     pupil = request.pupil
     token = poll_token(table, pupil.pk, None, pupil.sign_in_generation)
     return HttpResponse(watching.personal(copy, token, feedback))

@@ -181,3 +181,48 @@ def test_no_serious_accessibility_finding_in_any_phase(
         page.goto(live_server.url + f"/tables/{table.pk}/")
         expect(page.locator("#table")).to_have_attribute("data-phase", phase)
         assert serious_findings(page) == [], phase
+
+
+def test_the_last_tap_of_a_turn_at_a_table_of_pupils(
+    live_server, browser, browser_context_args, classroom, teacher, pupils
+):
+    """Léa ends her turn on her own tablet: her answer is the page the
+    watchers share (drawn once for all), with her verdict where her own page
+    has it; Noah's tablet then says it is his turn."""
+    from games.models import GameSession
+
+    session = services.start_session(
+        classroom, teacher, game="ultimes",
+        options={"second_chance": False, "mark_ultimates": False},
+        pupils=pupils[:2], table_size=2, tablets=GameSession.Tablets.OWN,
+        seating={pupils[0].pk: 1, pupils[1].pk: 1}, seed=3,
+    )
+    table = session.tables.get()
+    lea_player = table.seats.get(pupil=pupils[0]).player
+    positions = (10, 0) if lea_player == 0 else (0, 10)
+    state = replace(ENGINE.from_json(table.state), turn=lea_player, phase="send", dice=(3, 4),
+                    total=7, reached=17, positions=positions)
+    table.state = state.to_json()
+    table.save(update_fields=["state"])
+    live.bump(table.pk)
+
+    tablets = []
+    for pupil in pupils[:2]:
+        page = browser.new_context(**browser_context_args).new_page()
+        sign_in_pupil(page, live_server.url, classroom.code, pupil)
+        page.get_by_role("link", name="Play at table 1").click()
+        expect(page.locator("#table")).to_be_visible()
+        tablets.append(page)
+    lea, noah = tablets
+    expect(noah.get_by_test_id("status")).to_contain_text(f"{pupils[0].short_name} is playing.")
+
+    lea.locator(".track [data-square='19']").click()
+    feedback = lea.get_by_test_id("feedback")
+    expect(feedback).to_contain_text("Right: the pawn goes to 19!")
+    expect(feedback).to_have_class("feedback-box right")
+    expect(lea.locator(".feedback-box svg.verdict")).to_be_visible()
+    expect(lea.get_by_test_id("status")).to_contain_text(f"{pupils[1].short_name} is playing.")
+    assert "mover-feedback" not in lea.content()
+    _shot(lea, "mover-answered-as-watcher")
+    expect(noah.get_by_test_id("status")).to_contain_text("Your turn!", timeout=8000)
+    expect(noah.locator(".feedback-box")).to_have_count(0)

@@ -99,6 +99,54 @@ def test_numberquest_cant(nq_start, pupil_client, pupils, language):
     check_mover(answer, table, pupils[0], language)
 
 
+# --------------------------------------------------------------------------- the track
+
+
+@pytest.fixture
+def ult_table(classroom, teacher, pupils):
+    """The track at three: Léa's pawn has reached 17 and she says where it goes."""
+    from .conftest import one_table
+    from .test_ultimes_pages import set_state
+
+    _session, table = one_table(
+        classroom, teacher, pupils[:3], game="ultimes", players=3, seed=3,
+        options={"second_chance": False, "mark_ultimates": False},
+    )
+    set_state(table, turn=0, phase="send", dice=(3, 4), total=7, reached=17,
+              positions=(10, 0, 0))
+    return table
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(("square", "verdict"), [("19", "right"), ("23", "wrong")])
+def test_the_track_s_last_tap_of_a_turn(ult_table, pupil_client, pupils, language, square,
+                                         verdict):
+    answer = post(pupil_client, ult_table, language=language, type="send", square=square)
+    page = check_mover(answer, ult_table, pupils[0], language)
+    assert f'class="feedback-box {verdict}"' in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_track_s_other_watchers_see_no_verdict(ult_table, pupil_client, pupils):
+    from html import unescape
+
+    from django.test import Client
+
+    from .test_card_watchers import signed_in
+
+    post(pupil_client, ult_table, type="send", square="23")
+    ines = signed_in(Client, pupils[2])
+    page = ines.get(reverse("games:table_play", args=[ult_table.pk]), **HTMX).content.decode()
+    poll = unescape(re.search(r'hx-get="([^"]+)"', page).group(1)).rsplit("&v=", 1)[0]
+    answer = ines.get(poll + "&v=0", **HTMX)
+    assert answer.status_code == 200
+    assert answer.templates == [], "not the copy the mover's request kept"
+    copy = answer.content.decode()
+    assert watching.FEEDBACK_SLOT not in copy and "feedback-box" not in copy
+    assert "23" in copy and "Noah" in copy
+
+
 # --------------------------------------------------------------------------- Nambarz
 
 @pytest.fixture

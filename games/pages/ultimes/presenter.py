@@ -155,6 +155,12 @@ class UltimesPresenter(Presenter):
     }
     number_fields = frozenset({"count", "value", "square"})
     watchers_share_a_page = True
+    feedback_template = "games/ultimes/_feedback.html"
+
+    def feedback_context(
+        self, events: list[dict[str, Any]], names: dict[int, str]
+    ) -> dict[str, Any]:
+        return {"feedback": self.feedback(events, names), "verdict": _verdict_of(events)}
 
     # ------------------------------------------------------------------ moves
 
@@ -472,7 +478,13 @@ def _verdict(moves, player: int | None, version: int) -> str:
     number, mover, _pupil, events = moves[0]
     if number != version or mover != player:
         return ""
-    for event in events or []:
+    return _verdict_of(events or [])
+
+
+def _verdict_of(events: list[dict[str, Any]]) -> str:
+    """What the big picture says of a move's events: ``retry``, ``right``,
+    ``wrong``, or '' when they hold no answer."""
+    for event in events:
         if event.get("kind") == "try_again":
             return "retry"
         if event.get("kind") == "answer":
