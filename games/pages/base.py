@@ -355,9 +355,10 @@ class Presenter:
         lines = (FeedbackLine(self.event_text(e, names), self.is_wrong(e)) for e in events)
         return [line for line in lines if line.text]
 
-    # What a pupil's page says about their move, where the watchers' page
-    # leaves its slot (games.watching.FEEDBACK_SLOT): drawn alone when the
-    # move made the mover a watcher (games.views.play._answer_as_watcher).
+    # What a pupil's page says about their move (``{% move_feedback %}``),
+    # drawn alone too when the move made the mover a watcher: their answer
+    # is then the watchers' page with this in its slot
+    # (games.views.play._answer_as_watcher).
     feedback_template = "games/_feedback.html"
 
     def feedback_context(

@@ -17,6 +17,10 @@ its move forms filled like a ``{% drawn %}`` fragment's.
 (``games/_move_fields.html``): a page of five forms draws them once. Inside a
 fragment it leaves a slot, which the page fills with its own fields: a form
 can be a fragment though its CSRF token and tap id are the request's.
+
+``{% move_feedback %}`` is what a pupil's page says about their move, drawn
+from their game's ``Presenter.feedback_template``; on the page the watchers
+share, the slot the mover's own answer fills (games.watching.FEEDBACK_SLOT).
 """
 
 from __future__ import annotations
@@ -171,3 +175,24 @@ def do_move_fields(parser, token) -> MoveFieldsNode:
     if len(token.split_contents()) != 1:
         raise template.TemplateSyntaxError("move_fields takes no argument")
     return MoveFieldsNode()
+
+
+class MoveFeedbackNode(Node):
+    nodelist = NodeList()
+
+    def render(self, context: Context) -> str:
+        slot = context.get("mover_feedback_slot")
+        if slot:
+            return slot
+        from games.pages import presenter
+
+        name = presenter(context["table"].session.game).feedback_template
+        return context.template.engine.get_template(name).render(context)
+
+
+@register.tag("move_feedback")
+def do_move_feedback(parser, token) -> MoveFeedbackNode:
+    """``{% move_feedback %}``: the note and the lines about the pupil's move."""
+    if len(token.split_contents()) != 1:
+        raise template.TemplateSyntaxError("move_feedback takes no argument")
+    return MoveFeedbackNode()

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from classroom.models import Attempt
 from engine.ultimes import bot_moves, choose_dice
 from games import live, services
-from games.models import Move, Table
+from games.models import GameSession, Move, Table
 from games.pages import engine_of
 
 from .helpers import sign_in_pupil
@@ -189,8 +189,6 @@ def test_the_last_tap_of_a_turn_at_a_table_of_pupils(
     """Léa ends her turn on her own tablet: her answer is the page the
     watchers share (drawn once for all), with her verdict where her own page
     has it; Noah's tablet then says it is his turn."""
-    from games.models import GameSession
-
     session = services.start_session(
         classroom, teacher, game="ultimes",
         options={"second_chance": False, "mark_ultimates": False},
