@@ -22,7 +22,8 @@ Everything stays on loopback (127.0.0.1). The script
    tablets poll as the page says (every 2 s, or with ``--push`` when rung and
    every 20 s besides, and every 2 s while a computer or a clock moves next).
    Each teacher's screen polls the live view every 2 s, or for the whole class
-   the cards page, turning a card every ``--card-every`` seconds;
+   the cards page, turning a card every ``--card-every`` seconds, each class
+   at its own moment (``--cards-in-step``: all within the same 2 s);
 5. measures a steady window after a warm-up, then hammers the poll (204 path)
    and a bare Django view (tests/bench/bare_wsgi.py, same settings and
    middleware, served the same way) at full rate, to compare requests per
@@ -740,9 +741,14 @@ RE_CARDS = re.compile(rb'<div id="cards" hx-get="([^"]+)"[^>]*data-card-number="
 
 
 async def teacher(row: dict, port: int, stats: Stats, end: float, csrf: tuple,
-                  card_every: float):
+                  card_every: float, in_step: bool = False):
     """A teacher's screen: the live view polled every 2 s, or for the whole
-    class the cards page, a card turned every ``card_every`` seconds."""
+    class the cards page, a card turned every ``card_every`` seconds.
+
+    The school's teachers turn their first card at a random moment of that
+    interval, as classes that started their lessons apart would; ``in_step``
+    has them all turn it within the first 2 s (the worst case: every class's
+    tablets re-read in the same second)."""
     secret, masked = csrf
     client = Client(port, {"sessionid": row["sid"], "csrftoken": secret})
     session = row["session"]
@@ -753,7 +759,7 @@ async def teacher(row: dict, port: int, stats: Stats, end: float, csrf: tuple,
     address = f"/sessions/{session}/cards/" if cards else f"/sessions/{session}/"
     await asyncio.sleep(random.uniform(0, CARD_WAIT))
     shown = "1"
-    next_card = time.perf_counter() + card_every
+    next_card = time.perf_counter() + (card_every if in_step else random.uniform(0, card_every))
     try:
         while time.perf_counter() < end:
             started = time.perf_counter()
@@ -852,6 +858,8 @@ def run_config(env, data, workers, threads, args) -> dict:
     cpu_dir = Path(tempfile.mkdtemp(prefix="numbo-bench-cpu-"))
     env = {**env, "NUMBO_BENCH_CPU_DIR": str(cpu_dir)}
     web_env = {**env, "NUMBO_BENCH_DRAWS": "1"} if args.count_draws else env
+    if args.cpu_parts:
+        web_env = {**web_env, "NUMBO_BENCH_PARTS": "1"}
     app = start_gunicorn(web_env, "timed_wsgi:application", workers, threads, "/healthz")
     # The push service beside it, as compose runs it: one uvicorn worker.
     pusher = (
@@ -895,7 +903,8 @@ def run_config(env, data, workers, threads, args) -> dict:
             await asyncio.gather(
                 mark(),
                 *(pupil(r, app.port, stats, end, reach, csrf, push_port) for r in rows),
-                *(teacher(t, app.port, stats, end, csrf, args.card_every) for t in teachers),
+                *(teacher(t, app.port, stats, end, csrf, args.card_every, args.cards_in_step)
+                  for t in teachers),
             )
 
         _run_tablets(school())
@@ -949,9 +958,9 @@ def run_config(env, data, workers, threads, args) -> dict:
         "cpu": cpu,
         "web_cpu_seconds": (web1 - web0) + (push1 - push0),
         "cpu_by_kind": {
-            kind: (count - by_kind["start"].get(kind, [0, 0.0])[0],
-                   seconds - by_kind["start"].get(kind, [0, 0.0])[1])
-            for kind, (count, seconds) in by_kind["end"].items()
+            kind: [v - before for v, before in zip(
+                values, by_kind["start"].get(kind, [0] * len(values)), strict=True)]
+            for kind, values in by_kind["end"].items()
         },
         "poll_rate": poll_rate,
         "bare_rate": bare_rate,
@@ -990,7 +999,8 @@ def read_draws(directory: Path, start: float, end: float) -> dict[str, list[floa
 
 
 def read_cpu_by_kind(directory: Path) -> dict[str, list[float]]:
-    """The CPU totals timed_wsgi.py's workers wrote, summed by kind of request."""
+    """The CPU totals timed_wsgi.py's workers wrote, summed by kind of request:
+    [count, CPU s], and with --cpu-parts the CPU s of each of timed_wsgi.PARTS."""
     totals: dict[str, list[float]] = {}
     for path in directory.glob("*.json"):
         for _attempt in range(5):
@@ -1001,10 +1011,10 @@ def read_cpu_by_kind(directory: Path) -> dict[str, list[float]]:
                 time.sleep(0.01)  # caught while its worker rewrote it
         else:
             continue
-        for kind, (count, seconds) in found.items():
-            total = totals.setdefault(kind, [0, 0.0])
-            total[0] += count
-            total[1] += seconds
+        for kind, values in found.items():
+            total = totals.setdefault(kind, [0] * len(values))
+            for index, value in enumerate(values):
+                total[index] += value
     return totals
 
 
@@ -1037,12 +1047,48 @@ def cost_lines(
     lines = [
         f"  {'request':<{width}}{'count':>8}{'CPU ms each':>13}{'CPU s':>8}{'per pupil-s':>13}"
     ]
-    for kind, (count, seconds) in sorted(by_kind.items(), key=lambda item: -item[1][1]):
+    for kind, (count, seconds, *_parts) in sorted(by_kind.items(), key=lambda item: -item[1][1]):
         if count:
             lines.append(
                 f"  {kind:<{width}}{count:>8}{seconds / count * 1000:>13.2f}{seconds:>8.1f}"
                 f"{seconds / pupil_seconds / bare_cost:>13.2f}"
             )
+    return lines
+
+
+PARTS = ("draw", "page", "engine", "orm", "sql", "redis", "threads")  # as timed_wsgi.PARTS
+PART_NAMES = {
+    "draw": "drawing pages (templates)",
+    "page": "presenters' page contexts (SVG in Python)",
+    "engine": "the engines (read, apply, view, moves)",
+    "orm": "the ORM building SQL",
+    "sql": "the database driver (queries, commits)",
+    "redis": "the Redis client",
+    "threads": "gunicorn's other thread, meanwhile",
+}
+
+
+def parts_lines(by_kind: dict, pupil_seconds: float, bare_cost: float) -> list[str]:
+    """--cpu-parts: what the web workers' CPU was spent on, in all and by kind
+    of request; "the rest" is Django's handling, our views and the models."""
+    rows = {kind: values for kind, values in by_kind.items() if len(values) == 2 + len(PARTS)}
+    if not rows:
+        return []
+    total = sum(values[1] for values in rows.values()) or 1e-9
+    spent = [sum(values[2 + i] for values in rows.values()) for i in range(len(PARTS))]
+    rest = total - sum(spent)
+    lines = ["the web workers' CPU by what spent it (per pupil-s in bare requests):"]
+    for name, seconds in [*((PART_NAMES[p], s) for p, s in zip(PARTS, spent, strict=True)),
+                          ("the rest (Django, our views, the models)", rest)]:
+        lines.append(f"  {name:<42}{100 * seconds / total:>5.0f} %"
+                     f"{seconds / pupil_seconds / bare_cost:>8.2f}")
+    lines.append(f"  {'request':<12}{'ms each':>9}" + "".join(f"{p:>8}" for p in PARTS)
+                 + f"{'rest':>8}")
+    for kind, (count, seconds, *parts) in sorted(rows.items(), key=lambda item: -item[1][1]):
+        if count:
+            lines.append(f"  {kind:<12}{seconds / count * 1000:>9.2f}"
+                         + "".join(f"{p / count * 1000:>8.2f}" for p in parts)
+                         + f"{(seconds - sum(parts)) / count * 1000:>8.2f}")
     return lines
 
 
@@ -1090,7 +1136,8 @@ def report(result: dict, args) -> tuple[str, bool]:
         f"(games in turn: Number Quest at 4, Number Quest against a computer, the track at 3, "
         f"NMBR 9 at 4, NMBR 9 whole class, Nambarz at 4, NUM-X at 4); "
         f"{result['teachers']} teachers' screens every "
-        f"{CARD_WAIT:g} s, a card turned every {args.card_every:g} s; "
+        f"{CARD_WAIT:g} s, a card turned every {args.card_every:g} s"
+        f"{' (all classes within 2 s)' if args.cards_in_step else ''}; "
         f"window {seconds:g} s after {args.warmup:g} s warm-up",
         "",
         header,
@@ -1118,6 +1165,7 @@ def report(result: dict, args) -> tuple[str, bool]:
             {kind: tuple(spent) for kind, spent in stats.cpu_by_game.items()},
             pupils * seconds, bare_cost, width=30,
         ),
+        *parts_lines(result["cpu_by_kind"], pupils * seconds, bare_cost),
         *draw_lines(result.get("draws"), result["web_cpu_seconds"]),
         f"5xx answers: {server_errors}; failed requests: {failures} "
         f"{dict(stats.errors) | dict(poll_rate.errors) | dict(bare_rate.errors)}; "
@@ -1146,6 +1194,9 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=15.0)
     parser.add_argument("--card-every", type=float, default=15.0,
                         help="seconds between the cards a whole-class teacher turns")
+    parser.add_argument("--cards-in-step", action="store_true",
+                        help="every whole-class teacher turns a card in the same 2 s "
+                        "(by default each class at its own moment)")
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--rate-seconds", type=float, default=10.0)
     parser.add_argument("--note", default="", help="said in the results, e.g. 'host loaded'")
@@ -1158,6 +1209,11 @@ def main() -> int:
         "--count-draws", action="store_true",
         help="log each draw that missed a web process's kept HTML: how many another "
         "process had drawn already (costs the web processes a little)",
+    )
+    parser.add_argument(
+        "--cpu-parts", action="store_true",
+        help="split the web workers' CPU by what spent it: drawing pages, the ORM, the "
+        "database driver, the Redis client, the rest (costs them a little)",
     )
     parser.add_argument(
         "--timeline", type=Path,

@@ -58,6 +58,72 @@ def _count_draws() -> None:
 
 if os.environ.get("NUMBO_BENCH_DRAWS"):
     _count_draws()
+
+# bench_load.py --cpu-parts: each request's CPU split by what spent it. A
+# part's time is its own: SQL sent while a template draws counts as SQL, and
+# a template drawn inside another template's tag counts once.
+PARTS = ("draw", "page", "engine", "orm", "sql", "redis", "threads")
+_spent = [0.0] * len(PARTS)
+_open: list[list] = []  # the parts under way, innermost last: [index, time in inner parts]
+
+
+def _part(index: int, call):
+    def timed(*args, **kwargs):
+        started = time.thread_time()
+        _open.append([index, 0.0])
+        try:
+            return call(*args, **kwargs)
+        finally:
+            spent = time.thread_time() - started
+            inner = _open.pop()[1]
+            _spent[index] += spent - inner
+            if _open:
+                _open[-1][1] += spent
+
+    return timed
+
+
+def _count_parts() -> None:
+    """Wraps what spends a request's CPU: drawing a template (its outermost
+    render), a presenter building a page's context (its boards' SVG in
+    Python), the engines, the ORM's compilers (building the SQL), the
+    database driver's round trips and commits, and the Redis client.
+    ``threads`` is the CPU the worker's other threads (gunicorn's own, which
+    reads the sockets) spent while the request ran."""
+    import redis.client
+    from django.db.backends import utils
+    from django.db.backends.base import base as db_base
+    from django.db.models.sql import compiler
+    from django.template.backends import django as template_backend
+
+    wrapped = [
+        (template_backend.Template, "render", "draw"),
+        (compiler.SQLCompiler, "execute_sql", "orm"),
+        (compiler.SQLInsertCompiler, "execute_sql", "orm"),
+        (compiler.SQLUpdateCompiler, "execute_sql", "orm"),
+        (utils.CursorWrapper, "execute", "sql"),
+        (utils.CursorWrapper, "executemany", "sql"),
+        (db_base.BaseDatabaseWrapper, "_commit", "sql"),
+        (db_base.BaseDatabaseWrapper, "_rollback", "sql"),
+        (redis.client.Redis, "execute_command", "redis"),
+        (redis.client.Pipeline, "execute", "redis"),
+    ]
+    from games.pages import PAGES
+
+    for page in PAGES.values():
+        wrapped += [(type(page), name, "page") for name in ("context", "card_context")]
+        wrapped += [(type(page.engine), name, "engine")
+                    for name in ("from_json", "apply", "view", "moves")]
+    done = set()
+    for owner, name, part in wrapped:
+        if (owner, name) not in done:
+            done.add((owner, name))
+            setattr(owner, name, _part(PARTS.index(part), getattr(owner, name)))
+
+
+_parts = bool(os.environ.get("NUMBO_BENCH_PARTS"))
+if _parts:
+    _count_parts()
 _totals: dict[str, list[float]] = {}
 _written = 0.0
 
@@ -73,7 +139,9 @@ def _kind(path: str, status: str) -> str:
 
 def application(environ, start_response):
     global _written
-    started = time.process_time()
+    if _parts:
+        _spent[:] = [0.0] * len(PARTS)
+    started, thread_started = time.process_time(), time.thread_time()
     seen = {}
 
     def start(status, headers, exc_info=None):
@@ -96,9 +164,13 @@ def application(environ, start_response):
         seen["exc_info"],
     )
     kind = _kind(environ.get("PATH_INFO", ""), seen.get("status", "000"))
-    count = _totals.setdefault(kind, [0, 0.0])
+    count = _totals.setdefault(kind, [0, 0.0] + [0.0] * len(PARTS) * _parts)
     count[0] += 1
     count[1] += spent
+    if _parts:
+        _spent[-1] = spent - (time.thread_time() - thread_started)
+        for index, part in enumerate(_spent):
+            count[2 + index] += part
     now = time.monotonic()
     if now - _written > 0.5:
         _written = now
