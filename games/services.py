@@ -319,6 +319,10 @@ def _play_locked(
         if earlier is not None:
             return PlayResult("replayed", table, earlier.events)
     if not table.session.is_running:
+        if table.session.status == GameSession.Status.ENDED:
+            kept = _keep_after_end(table, pupil, move, move_id, answering)
+            if kept is not None:
+                return kept
         return PlayResult("closed", table)
     engine = engine_of(table.session.game)
     state = engine.from_json(table.state)
@@ -468,6 +472,36 @@ def _pupil_of(table: Table, player: int, fallback: Pupil, answering: int | None 
     return seats[0].pupil if seats else fallback
 
 
+def _keep_after_end(
+    table: Table, pupil: Pupil, move: dict[str, Any], move_id: str, answering: int | None
+) -> PlayResult | None:
+    """Work the pupil's tablet still held when the teacher ended the game (the
+    steps of a calculation kept there): recorded as their attempts, the game
+    left as it ended. None when the game keeps no such work, or the rules
+    refuse it: the move is then closed like any other."""
+    shown = presenter(table.session.game)
+    state = shown.engine.from_json(table.state)
+    player = player_for(table, pupil, state)
+    if player is None:
+        return None
+    try:
+        outcome = shown.rule_after_end(state, player, move)
+    except IllegalMove:
+        return None
+    if outcome is None or not outcome.attempts:
+        return None
+    acting = _pupil_of(table, player, pupil, answering)
+    # The tablet timed each step: the time since the game ended says nothing.
+    typed = sum(a.ms or 0 for a in outcome.attempts)
+    try:
+        _commit(table, state, outcome, player, acting, move, move_id or _auto_id(), elapsed=typed)
+    except IntegrityError as error:
+        raise _TapAgain(table) from error
+    # The report read after the end must count them.
+    _refresh_reports([acting.pk])
+    return PlayResult("applied", table, [])
+
+
 def _auto_id() -> str:
     return "server-" + secrets.token_hex(8)
 
@@ -482,7 +516,11 @@ def _commit(
     move_id: str,
     before_ring: Callable[[Table], None] | None = None,
     announce: bool = True,
+    elapsed: int | None = None,
 ) -> None:
+    """Write the move, its attempts and the table's new state. ``elapsed``:
+    how long the pupil took over the move (ms), when not the time since the
+    table last changed."""
     now = timezone.now()
     events = [e.to_json() for e in outcome.events]
     written = Move(
@@ -496,7 +534,8 @@ def _commit(
     )
     attempts: list[Attempt] = []
     if pupil is not None and outcome.attempts:
-        elapsed = int((now - table.updated_at).total_seconds() * 1000)
+        if elapsed is None:
+            elapsed = int((now - table.updated_at).total_seconds() * 1000)
         times = _response_times(outcome.attempts, elapsed)
         attempts = [
             Attempt(

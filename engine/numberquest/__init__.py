@@ -36,6 +36,9 @@ class NumberQuest(StateStoresItself):
     def result(self, state: State) -> Result | None:
         return _rules.result(state)
 
+    def rule_on_kept_steps(self, state: State, player: int, steps: Any) -> Outcome:
+        return _rules.rule_on_kept_steps(state, player, steps)
+
     def bot_moves(
         self, state: State, player: int, level: str = "greedy", rng_seed: int = 0
     ) -> list[dict[str, Any]]:

@@ -439,6 +439,22 @@ def _rule_on_steps(state: State, player: int, steps: Any) -> tuple[Outcome, bool
     return Outcome(state, tuple(events), tuple(attempts)), True
 
 
+def rule_on_kept_steps(state: State, player: int, steps: Any) -> Outcome:
+    """The steps a tablet still kept when the teacher ended the game (the page
+    keeps a calculation's right steps until it is done): ruled on as they
+    would have been in the turn the game ended in, for the evidence alone.
+    The game stays over: the outcome's state is ``state`` and it tells no
+    events. Refused for a game that ended otherwise or another player's turn."""
+    if state.phase != "over" or state.ended != "teacher":
+        raise IllegalMove("Only a game the teacher ended keeps these steps.", "not_ended")
+    if player != state.current:
+        raise IllegalMove(
+            "It was not your turn.", "not_your_turn", player=player, current=state.current
+        )
+    ruled, _all_right = _rule_on_steps(replace(state, phase="calculate"), player, steps)
+    return Outcome(state, (), ruled.attempts)
+
+
 def _calculated(state: State, player: int, text: str, value: Number, bot: bool = False) -> Event:
     problem = _placeable(state, value)
     data: dict[str, Any] = {

@@ -325,6 +325,14 @@ class Presenter:
 
     # ------------------------------------------------------------------ evidence
 
+    def rule_after_end(self, state, player: int, move: dict[str, Any]):
+        """The work a tablet still held when the teacher ended the game, ruled
+        on for the evidence alone: an Outcome whose state is ``state``, with
+        the attempts; None for a move that is only refused, the game being
+        over (most games keep nothing on the tablet). IllegalMove when the
+        rules refuse it."""
+        return None
+
     def opportunities(self, state, events: list[dict[str, Any]]):
         """``(player, roll, could)`` when a turn just offered a choice of
         operations worth recording, else None."""

@@ -314,12 +314,59 @@
     redraw(form);
   });
 
+  // The teacher ended the game while steps waited here: they are the pupil's
+  // work, and go to the server as evidence (services._keep_after_end; the game
+  // stays over). Under the id they are kept with, so a second sending (a
+  // reload before the answer) is the same tap; forgotten once answered.
+  function sendKeptAfterEnd(root) {
+    const table = root && (root.id === "table" ? root : root.querySelector("#table"));
+    const url = table && table.dataset.ended;
+    if (!url) return;
+    let stored = null;
+    try {
+      stored = JSON.parse(sessionStorage.getItem(KEY) || "null");
+    } catch (error) {
+      return;
+    }
+    if (!stored || !stored.steps || !stored.steps.length) return;
+    const [place, version] = stored.at.split("@");
+    if (place !== url) return;
+    if (!stored.id) {
+      stored.id = Array.from(crypto.getRandomValues(new Uint8Array(16)),
+        (byte) => byte.toString(16).padStart(2, "0")).join("");
+      kept = stored;
+      save();
+    }
+    const body = new URLSearchParams({ type: "kept", version, move_id: stored.id });
+    for (const step of stored.steps) {
+      for (const name of ["left", "op", "right", "result", "ms"]) body.append(name, step[name]);
+    }
+    let headers = {};
+    try {
+      headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}");
+    } catch (error) {
+      headers = {};
+    }
+    fetch(url, {
+      method: "POST", body, credentials: "same-origin", headers: { ...headers, "HX-Request": "true" },
+    }).then((answer) => {
+      if (!answer.ok) return; // kept for the next time the page is drawn
+      kept = null;
+      try {
+        sessionStorage.removeItem(KEY);
+      } catch (error) {
+        // Nothing kept to forget.
+      }
+    }).catch(() => {});
+  }
+
   // A new table drawn (a move's answer, a poll, a reload): the steps kept for
   // this version of it come back; any other version's are forgotten.
   function restore(root) {
     const form = stepFormIn(root);
     since = performance.now();
     if (form && read(form).steps.length) redraw(form);
+    else if (!form) sendKeptAfterEnd(root);
   }
   document.addEventListener("DOMContentLoaded", () => restore(document));
   document.addEventListener("htmx:load", (event) => restore(event.detail.elt));

@@ -149,3 +149,33 @@ def test_after_a_second_try_one_undo_shows_at_a_time(
     expect(lea.locator("ul.steps li")).to_have_count(1)
     expect(lea.get_by_role("button", name="Start again")).to_be_visible()
     assert Move.objects.filter(table=table).count() == 1
+
+
+def test_steps_kept_when_the_teacher_ends_the_game_are_recorded(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer  # noqa: F811
+):
+    table = alone_with_the_computer
+    lea = at_the_table(browser, browser_context_args, live_server, classroom, pupils[0])
+    type_step(lea, "1", "+", "2", "3")
+    type_step(lea, "3", "+", "3", "6")
+    expect(lea.locator("ul.steps li")).to_have_count(2)
+    assert not Attempt.objects.exists()  # kept on the tablet, nothing sent yet
+    services.set_status(table.session, table.session.Status.ENDED)
+    expect(lea.get_by_test_id("status")).to_contain_text("The game is over!", timeout=8000)
+    typed = Attempt.objects.filter(pupil=pupils[0], skill="add").order_by("pk")
+    for _wait in range(50):
+        if typed.count() == 2:
+            break
+        lea.wait_for_timeout(100)
+    assert [(a.operands, a.given, a.correct) for a in typed] == [
+        ([1, 2], "3", True), ([3, 3], "6", True)
+    ]
+    # Sent once: the tablet forgets them, and a reload sends nothing more.
+    assert lea.evaluate("sessionStorage.getItem('numbo.numberquest.steps')") is None
+    lea.reload()
+    expect(lea.get_by_test_id("status")).to_contain_text("The game is over!")
+    lea.wait_for_timeout(500)
+    assert typed.count() == 2
+    assert engine_of("numberquest").from_json(
+        type(table).objects.get(pk=table.pk).state
+    ).phase == "over"

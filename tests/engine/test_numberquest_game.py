@@ -377,6 +377,47 @@ def test_giving_up_with_steps_is_refused_whole_when_a_step_is(classic):
     assert play(placing, 0, {"type": "cant"})[0].current == 1
 
 
+def ended_by_the_teacher(state):
+    return GAME.apply(state, None, {"type": "end", "reason": "teacher"}).state
+
+
+def test_steps_kept_on_the_tablet_when_the_teacher_ended_the_game_are_evidence(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    ended = ended_by_the_teacher(state)
+    kept = steps((6, "*", 4, 24), (24, "-", 3, 20), ms=[4000, 2500])
+    outcome = GAME.rule_on_kept_steps(ended, 0, kept["steps"])
+    # Ruled as in the turn the game ended in; the game stays as it ended.
+    assert [(a.skill, a.correct, a.ms) for a in outcome.attempts] == [
+        ("mul", True, 4000), ("sub", False, 2500)
+    ]
+    assert outcome.state == ended and outcome.events == ()
+    # The last numbers joined: the whole calculation's tags come with it.
+    whole = GAME.rule_on_kept_steps(
+        ended, 0, steps((6, "*", 4, 24), (24, "-", 3, 21), (21, "*", 1, 21))["steps"]
+    )
+    assert len(whole.attempts) > 3 and all(a.correct for a in whole.attempts)
+
+
+def test_kept_steps_only_after_the_teachers_end_and_in_the_turn_it_ended(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    kept = steps((6, "*", 4, 24))["steps"]
+
+    def refusal(game_state, player, typed=kept):
+        with pytest.raises(IllegalMove) as caught:
+            GAME.rule_on_kept_steps(game_state, player, typed)
+        return caught.value.code
+
+    assert refusal(state, 0) == "not_ended"
+    timed = rolled(GAME.new({"time_limit_minutes": 30}, 2, 1), 6, 4, 3, 1)
+    assert refusal(GAME.apply(timed, None, {"type": "end", "reason": "time"}).state, 0) == (
+        "not_ended"
+    )
+    ended = ended_by_the_teacher(state)
+    assert refusal(ended, 1) == "not_your_turn"
+    assert refusal(ended, 0, steps((9, "+", 4, 13))["steps"]) == "not_available"
+    assert refusal(ended, 0, "6*4") == "malformed"
+
+
 def test_undo_and_clear(classic):
     state = rolled(classic, 6, 4, 3, 1)
     assert refused(state, 0, {"type": "undo"}).code == "nothing_to_undo"

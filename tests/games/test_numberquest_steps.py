@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Attempt, Opportunity
-from games.models import Move, Table
+from games.models import GameSession, Move, Table
 
 from .conftest import state_of
 from .test_play_views import post_move, step_fields
@@ -212,3 +212,92 @@ def test_control_step_by_step_then_the_tap_records_addition(start, pupil_client,
     assert state_of(table).owner(total) == 0
     lea = Opportunity.objects.filter(table=table, pupil=pupils[0]).order_by("pk")
     assert [o.used for o in lea] == [["add"]]
+
+
+# ------------------------------------------------------------------ the teacher ends the game
+
+
+def kept_at_the_end(state, steps=2):
+    """The steps a tablet still held when the game ended: it sends them alone."""
+    return {**kept_then_given_up(state, steps), "type": "kept"}
+
+
+def ended_with_steps_kept(start):
+    """Léa's turn; her tablet keeps two steps; the teacher ends the game."""
+    from games import services
+
+    session, table = start()
+    kept = kept_at_the_end(state_of(table))
+    version = table.version
+    services.set_status(session, GameSession.Status.ENDED)
+    return table, {**kept, "version": version}
+
+
+def test_steps_kept_on_the_tablet_when_the_teacher_ends_the_game_are_recorded(
+    start, pupil_client, pupils
+):
+    table, kept = ended_with_steps_kept(start)
+    ended = state_of(table)
+    response = post_move(pupil_client, table, **kept)
+    assert response.status_code == 200 and 'class="note error"' not in response.content.decode()
+    typed = Attempt.objects.filter(skill="add").order_by("pk")
+    # The tablet's own times: the seconds since the end say nothing.
+    assert [(a.pupil, a.correct, a.response_ms) for a in typed] == [
+        (pupils[0], True, 3000), (pupils[0], True, 2000)
+    ]
+    # The game stays as it ended; the steps are evidence only.
+    assert state_of(table) == ended and ended.phase == "over"
+    assert Move.objects.get(pupil=pupils[0]).events == []
+    # A second sending of the same tap (a double tap, a lost answer) adds nothing.
+    assert post_move(pupil_client, table, **kept).status_code == 200
+    assert Attempt.objects.filter(skill="add").count() == 2
+
+
+def test_kept_steps_count_in_the_report_read_after_the_end(
+    start, pupil_client, pupils, eager_tasks, django_capture_on_commit_callbacks
+):
+    from classroom.models import PupilSkill
+
+    table, kept = ended_with_steps_kept(start)
+    with django_capture_on_commit_callbacks(execute=True):
+        post_move(pupil_client, table, **kept)
+    assert PupilSkill.objects.get(pupil=pupils[0], skill="add").attempts == 2
+
+
+def test_kept_steps_are_refused_while_the_game_runs_or_is_paused(start, pupil_client):
+    from games import services
+
+    session, table = start()
+    running = post_move(pupil_client, table, **kept_at_the_end(state_of(table)))
+    assert 'class="note error"' in running.content.decode()
+    services.set_status(session, GameSession.Status.PAUSED)
+    paused = post_move(pupil_client, table, **kept_at_the_end(state_of(table)), move_id="m2")
+    assert "paused" in paused.content.decode()
+    assert not Attempt.objects.exists() and not Move.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"right": ["99|die:9", "1|die:1"]},  # a number she did not have
+        {"ms": ["1"]},
+        {"result": ["x" * 100_000, "7"]},
+    ],
+)
+def test_forged_kept_steps_after_the_end_change_nothing(start, pupil_client, change):
+    table, kept = ended_with_steps_kept(start)
+    ended = state_of(table)
+    response = post_move(pupil_client, table, **{**kept, **change})
+    assert response.status_code == 200
+    assert not Attempt.objects.exists() and not Move.objects.filter(pupil__isnull=False).exists()
+    assert state_of(table) == ended
+
+
+def test_a_pupil_not_at_the_table_cannot_send_steps_after_the_end(start, client, pupils):
+    from tests.conftest import tap_pictures
+
+    table, kept = ended_with_steps_kept(start)
+    ines = pupils[2]
+    tap_pictures(client, ines, ines.password_pictures)
+    assert post_move(client, table, **kept).status_code == 404
+    assert not Attempt.objects.exists()

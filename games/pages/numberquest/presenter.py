@@ -145,6 +145,11 @@ class NumberQuestPresenter(Presenter):
     def read_move(self, post) -> dict[str, Any] | None:
         if post.get("type") == "steps":
             return self._read_steps(post)
+        if post.get("type") == "kept":
+            # Steps the tablet still held when the teacher ended the game.
+            kept = self._read_steps(post)
+            return {"type": "kept", **({"invalid": kept["invalid"]} if "invalid" in kept
+                                       else {"steps": kept["steps"]})}
         if post.get("type") == "cant" and "op" in post:
             # Giving up with steps kept on the tablet: they go with it.
             kept = self._read_steps(post)
@@ -158,6 +163,11 @@ class NumberQuestPresenter(Presenter):
             # The number tiles post "value|origin": two dice of the same value stay distinct.
             post[side] = post.get(side, "").split("|", 1)[0]
         return super().read_move(post)
+
+    def rule_after_end(self, state, player: int, move: dict[str, Any]):
+        if move.get("type") != "kept":
+            return None
+        return self.engine.rule_on_kept_steps(state, player, move.get("steps"))
 
     def _read_steps(self, post) -> dict[str, Any]:
         """A calculation's steps typed on the tablet and sent together
