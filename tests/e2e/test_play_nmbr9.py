@@ -67,6 +67,8 @@ def test_a_pupil_plays_a_whole_solo_game_by_touch(live_server, page, classroom, 
     sign_in_pupil(page, live_server.url, classroom.code, lea)
     page.get_by_role("link", name="Play at table 1").click()
     expect(page.get_by_test_id("status")).to_contain_text("Card 1 of 20")
+    # Sizes once the game's stylesheet has loaded: the page shows before it does.
+    page.wait_for_load_state("load")
     # The arrows that nudge a tile are touch targets: 44 px at least both ways.
     sizes = page.eval_on_selector_all(
         ".n9-nudge .key", "keys => keys.map(k => [k.offsetWidth, k.offsetHeight])"
