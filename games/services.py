@@ -320,7 +320,7 @@ def _play_locked(
             return PlayResult("replayed", table, earlier.events)
     if not table.session.is_running:
         if table.session.status == GameSession.Status.ENDED:
-            kept = _keep_after_end(table, pupil, move, move_id, answering)
+            kept = _keep_after_end(table, pupil, move, version, move_id, answering)
             if kept is not None:
                 return kept
         return PlayResult("closed", table)
@@ -473,12 +473,20 @@ def _pupil_of(table: Table, player: int, fallback: Pupil, answering: int | None 
 
 
 def _keep_after_end(
-    table: Table, pupil: Pupil, move: dict[str, Any], move_id: str, answering: int | None
+    table: Table, pupil: Pupil, move: dict[str, Any], version: int | None, move_id: str,
+    answering: int | None,
 ) -> PlayResult | None:
     """Work the pupil's tablet still held when the teacher ended the game (the
     steps of a calculation kept there): recorded as their attempts, the game
     left as it ended. None when the game keeps no such work, or the rules
     refuse it: the move is then closed like any other."""
+    last = Move.objects.filter(table=table).order_by("-number").values_list("number", "move")
+    end = last.first()
+    # Once, straight after the teacher's end, and for the board the end
+    # replaced: new tap ids must not add the same work again and again, nor
+    # steps an older turn sent already.
+    if end is None or (end[1] or {}).get("type") != "end" or version != end[0] - 1:
+        return None
     shown = presenter(table.session.game)
     state = shown.engine.from_json(table.state)
     player = player_for(table, pupil, state)

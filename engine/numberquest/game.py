@@ -451,6 +451,8 @@ def rule_on_kept_steps(state: State, player: int, steps: Any) -> Outcome:
         raise IllegalMove(
             "It was not your turn.", "not_your_turn", player=player, current=state.current
         )
+    # The page keeps steps only in the calculate phase, the one the end
+    # replaced; in the others fewer than two numbers are left, and steps are refused.
     ruled, _all_right = _rule_on_steps(replace(state, phase="calculate"), player, steps)
     return Outcome(state, (), ruled.attempts)
 

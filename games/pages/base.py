@@ -17,7 +17,7 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from engine.core import Game, IllegalMove
+from engine.core import Game, IllegalMove, Outcome
 from games import selectors
 
 # A player's colour on every board, and its name for those who can't see it.
@@ -325,7 +325,7 @@ class Presenter:
 
     # ------------------------------------------------------------------ evidence
 
-    def rule_after_end(self, state, player: int, move: dict[str, Any]):
+    def rule_after_end(self, state, player: int, move: dict[str, Any]) -> Outcome | None:
         """The work a tablet still held when the teacher ended the game, ruled
         on for the evidence alone: an Outcome whose state is ``state``, with
         the attempts; None for a move that is only refused, the game being

@@ -22,6 +22,7 @@
   let kept = null;
   let since = performance.now(); // when the pupil started the step being typed
   let placingNow = false; // the step form is being sent by a tap on a square
+  let sendingKept = false; // the steps kept at the game's end are on their way
 
   // The step form of a table, if its page has one.
   const stepFormIn = (root) => {
@@ -48,7 +49,17 @@
       stored = null;
     }
     kept = stored && stored.at === placeOf(form) ? stored : { at: placeOf(form), steps: [] };
+    // Another board's steps were sent with it or given up: not to be sent again.
+    if (stored && kept !== stored) forget();
     return kept;
+  }
+
+  function forget() {
+    try {
+      sessionStorage.removeItem(KEY);
+    } catch (error) {
+      // Nothing kept to forget.
+    }
   }
 
   function save() {
@@ -321,7 +332,7 @@
   function sendKeptAfterEnd(root) {
     const table = root && (root.id === "table" ? root : root.querySelector("#table"));
     const url = table && table.dataset.ended;
-    if (!url) return;
+    if (!url || sendingKept) return;
     let stored = null;
     try {
       stored = JSON.parse(sessionStorage.getItem(KEY) || "null");
@@ -347,17 +358,16 @@
     } catch (error) {
       headers = {};
     }
+    sendingKept = true;
     fetch(url, {
       method: "POST", body, credentials: "same-origin", headers: { ...headers, "HX-Request": "true" },
     }).then((answer) => {
-      if (!answer.ok) return; // kept for the next time the page is drawn
+      // A server error: kept for the next time the page is drawn. Any other
+      // answer (recorded, or refused for good) ends it.
+      if (answer.status >= 500) return;
       kept = null;
-      try {
-        sessionStorage.removeItem(KEY);
-      } catch (error) {
-        // Nothing kept to forget.
-      }
-    }).catch(() => {});
+      forget();
+    }).catch(() => {}).finally(() => { sendingKept = false; });
   }
 
   // A new table drawn (a move's answer, a poll, a reload): the steps kept for

@@ -170,11 +170,17 @@ def test_steps_kept_when_the_teacher_ends_the_game_are_recorded(
     assert [(a.operands, a.given, a.correct) for a in typed] == [
         ([1, 2], "3", True), ([3, 3], "6", True)
     ]
-    # Sent once: the tablet forgets them, and a reload sends nothing more.
-    assert lea.evaluate("sessionStorage.getItem('numbo.numberquest.steps')") is None
+    # Sent once: the tablet forgets them.
+    lea.wait_for_function("sessionStorage.getItem('numbo.numberquest.steps') === null")
+    # Steps of an older board left in storage are sent and refused: nothing more.
+    lea.evaluate(
+        """sessionStorage.setItem('numbo.numberquest.steps', JSON.stringify({
+          at: document.getElementById('table').dataset.ended + '@0', id: 'old',
+          steps: [{left: '1|die:0', op: '+', right: '4|die:3', result: 5, ms: 900}]}))"""
+    )
     lea.reload()
     expect(lea.get_by_test_id("status")).to_contain_text("The game is over!")
-    lea.wait_for_timeout(500)
+    lea.wait_for_function("sessionStorage.getItem('numbo.numberquest.steps') === null")
     assert typed.count() == 2
     assert engine_of("numberquest").from_json(
         type(table).objects.get(pk=table.pk).state

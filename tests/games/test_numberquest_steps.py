@@ -251,6 +251,9 @@ def test_steps_kept_on_the_tablet_when_the_teacher_ends_the_game_are_recorded(
     # A second sending of the same tap (a double tap, a lost answer) adds nothing.
     assert post_move(pupil_client, table, **kept).status_code == 200
     assert Attempt.objects.filter(skill="add").count() == 2
+    # Nor does the same work under another tap id: it is kept once.
+    assert post_move(pupil_client, table, **kept, move_id="m9").status_code == 200
+    assert Attempt.objects.filter(skill="add").count() == 2
 
 
 def test_kept_steps_count_in_the_report_read_after_the_end(
@@ -262,6 +265,33 @@ def test_kept_steps_count_in_the_report_read_after_the_end(
     with django_capture_on_commit_callbacks(execute=True):
         post_move(pupil_client, table, **kept)
     assert PupilSkill.objects.get(pupil=pupils[0], skill="add").attempts == 2
+
+
+def test_steps_of_an_older_board_are_not_recorded_after_the_end(start, pupil_client):
+    # Steps a tablet sent with an earlier turn, still in its storage, or a
+    # forged version: only the board the end replaced keeps steps.
+    table, kept = ended_with_steps_kept(start)
+    for version in (kept["version"] - 1, kept["version"] + 1, "", "x"):
+        post_move(pupil_client, table, **{**kept, "version": version}, move_id=f"v{version}")
+    assert not Attempt.objects.exists()
+
+
+def test_kept_steps_without_their_times_are_refused(start, pupil_client):
+    table, kept = ended_with_steps_kept(start)
+    del kept["ms"]
+    response = post_move(pupil_client, table, **kept)
+    assert 'class="note error"' in response.content.decode()
+    assert not Attempt.objects.exists()
+
+
+def test_only_a_pupils_ended_page_asks_for_the_kept_steps(start, pupil_client, client, teacher):
+    table, _kept = ended_with_steps_kept(start)
+    url = reverse("games:table_move", args=[table.pk])
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert f'data-ended="{url}"' in page
+    client.force_login(teacher)
+    projected = client.get(reverse("games:table_projector", args=[table.pk])).content.decode()
+    assert "data-ended" not in projected
 
 
 def test_kept_steps_are_refused_while_the_game_runs_or_is_paused(start, pupil_client):

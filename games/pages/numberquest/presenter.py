@@ -12,6 +12,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from engine.arithmetic import SKILL_OF, operations_that_make
+from engine.core import Outcome
 from engine.numberquest import GAME
 from engine.numberquest.game import free_makeable
 from games import narration
@@ -146,7 +147,10 @@ class NumberQuestPresenter(Presenter):
         if post.get("type") == "steps":
             return self._read_steps(post)
         if post.get("type") == "kept":
-            # Steps the tablet still held when the teacher ended the game.
+            # Steps the tablet still held when the teacher ended the game. The
+            # tablet timed each: without the times they would count as instant.
+            if not post.getlist("ms"):
+                return {"type": "kept", "invalid": "ms"}
             kept = self._read_steps(post)
             return {"type": "kept", **({"invalid": kept["invalid"]} if "invalid" in kept
                                        else {"steps": kept["steps"]})}
@@ -164,7 +168,7 @@ class NumberQuestPresenter(Presenter):
             post[side] = post.get(side, "").split("|", 1)[0]
         return super().read_move(post)
 
-    def rule_after_end(self, state, player: int, move: dict[str, Any]):
+    def rule_after_end(self, state, player: int, move: dict[str, Any]) -> Outcome | None:
         if move.get("type") != "kept":
             return None
         return self.engine.rule_on_kept_steps(state, player, move.get("steps"))
