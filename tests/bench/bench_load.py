@@ -74,7 +74,14 @@ DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
 REDIS_URL = f"redis://{HOST}:6379/{int(os.environ.get('NUMBO_BENCH_REDIS_DB', '2'))}"
 POLL_EVERY = 2.0
 SAFETY_POLL = 20.0  # with push, as static/js/push.js polls while its stream is live
-SPREAD = 0.5  # s: as push.js, a ring without a stamp is answered within this
+def _push_spread() -> float:
+    """push.js's SPREAD_MS in seconds: a ring without a stamp is answered
+    within this, and the bench's tablets do as the page's script does."""
+    found = re.search(r"const SPREAD_MS = (\d+);", (ROOT / "static/js/push.js").read_text())
+    return int(found.group(1)) / 1000 if found else 0.5
+
+
+SPREAD = _push_spread()
 
 CARD_WAIT = 2.0  # the teacher's cards page and live view poll this often
 
@@ -635,7 +642,7 @@ class Reach:
 
 
 async def pupil(row: dict, port: int, stats: Stats, end: float, reach: Reach, csrf: tuple,
-                push_port: int | None = None):
+                push_port: int | None = None, spread: float = SPREAD):
     """One pupil's tablet: reads the table, taps when it is their turn, polls
     as the page says, and listens to the push service when there is one."""
     secret, masked = csrf
@@ -715,7 +722,7 @@ async def pupil(row: dict, port: int, stats: Stats, end: float, reach: Reach, cs
             if not rung and now < poll_due():
                 continue
             if rung and not heard.stamp:
-                await asyncio.sleep(random.uniform(0, SPREAD))  # as push.js
+                await asyncio.sleep(random.uniform(0, spread))  # as push.js
                 now = time.perf_counter()
             last_poll = now
             target = page.poll_url or f"/tables/{table}/poll/?t={quote(row['token'])}&v="
@@ -902,7 +909,8 @@ def run_config(env, data, workers, threads, args) -> dict:
 
             await asyncio.gather(
                 mark(),
-                *(pupil(r, app.port, stats, end, reach, csrf, push_port) for r in rows),
+                *(pupil(r, app.port, stats, end, reach, csrf, push_port, args.spread)
+                  for r in rows),
                 *(teacher(t, app.port, stats, end, csrf, args.card_every, args.cards_in_step)
                   for t in teachers),
             )
@@ -1137,7 +1145,10 @@ def report(result: dict, args) -> tuple[str, bool]:
         f"NMBR 9 at 4, NMBR 9 whole class, Nambarz at 4, NUM-X at 4); "
         f"{result['teachers']} teachers' screens every "
         f"{CARD_WAIT:g} s, a card turned every {args.card_every:g} s"
-        f"{' (all classes within 2 s)' if args.cards_in_step else ''}; "
+        f"{' (all classes within 2 s)' if args.cards_in_step else ''}"
+        + (f", a class-wide ring answered within {args.spread:g} s"
+           if args.spread != SPREAD else "")
+        + "; "
         f"window {seconds:g} s after {args.warmup:g} s warm-up",
         "",
         header,
@@ -1194,6 +1205,9 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=15.0)
     parser.add_argument("--card-every", type=float, default=15.0,
                         help="seconds between the cards a whole-class teacher turns")
+    parser.add_argument("--spread", type=float, default=SPREAD,
+                        help="seconds within which a tablet answers a ring without a stamp "
+                        f"(default: push.js's, {SPREAD:g})")
     parser.add_argument("--cards-in-step", action="store_true",
                         help="every whole-class teacher turns a card in the same 2 s "
                         "(by default each class at its own moment)")
