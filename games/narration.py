@@ -114,6 +114,16 @@ def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
     return ""
 
 
+def computer_step_text(event: dict[str, Any], names: dict[int, str]) -> str:
+    """A computer player's step in the table's log: who made it, not "Right!",
+    which would read as praise meant for the pupil looking at it."""
+    data = event.get("data") or {}
+    return _("%(who)s: %(step)s.") % {
+        "who": names.get(event.get("player"), ""),
+        "step": data.get("text") or _step_text(data),
+    }
+
+
 def _first_roll_text(rounds: list, names: dict[int, str], first: str) -> str:
     """Who starts: every round of the roll (ties roll again), then the winner."""
     shown = [

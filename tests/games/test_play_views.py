@@ -1,13 +1,16 @@
 """The pages around a table: what pupils and teachers see and may do."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils import timezone
 
 from classroom.models import Attempt
-from games.models import GameSession, Move
+from games.models import GameSession, Move, Table
+from games.pages import engine_of
 from tests.conftest import tap_pictures
 
 from .conftest import a_right_step, state_of
@@ -459,3 +462,24 @@ def test_a_pupil_seated_late_reaches_every_tablet_at_the_next_poll(
     response = poll(client, table, seen)
     assert response.status_code == 200 and "Inès" in response.content.decode()
     assert poll(client, table, stamp(table)).status_code == 204
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_computers_steps_in_the_log_say_who_made_them_not_right(
+    start, pupil_client, pupils, language
+):
+    from games import services
+
+    session, table = start(players=1, bot_level="greedy")
+    services.play(table.pk, pupils[0], {"type": "cant"}, 0, "tap-0")
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(seconds=5))
+    assert services.advance(table.pk)
+    table.refresh_from_db()
+    computer = engine_of("numberquest").from_json(table.state)
+    assert computer.current == 0
+    pupil_client.cookies["django_language"] = language
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    log = page.split('<ul class="log"', 1)[1].split("</ul>", 1)[0]
+    said = "Computer 1: " if language == "en" else "Ordinateur 1 : "
+    assert re.search(said + r"\d+ [+−×÷] \d+ = \d+\.", log), log
+    assert "Right: " not in log and "Juste : " not in log

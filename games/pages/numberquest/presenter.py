@@ -291,9 +291,14 @@ class NumberQuestPresenter(Presenter):
         place_phase = your_turn and view.get("phase") == "place"
         chain = boards.winning_chain(view) if over else set()
         players = _players(view, names, player, over)
-        texts = [(e, self.event_text(e, names)) for e in reversed(view["events"])]
-        calculations = [t for e, t in texts if e.get("kind") in CALCULATION_EVENTS]
         humans = {s.player for s in table.seats.all() if s.pupil_id}
+        texts = [
+            (e, narration.computer_step_text(e, names)
+             if e.get("kind") == "step" and e.get("player") not in humans
+             else self.event_text(e, names))
+            for e in reversed(view["events"])
+        ]
+        calculations = [t for e, t in texts if e.get("kind") in CALCULATION_EVENTS]
         handover = (
             session.tablets == session.Tablets.SHARED
             and base["pupil"] is not None
