@@ -45,7 +45,8 @@ class PlayResult:
     """What a tap led to. `status`: applied, replayed (double tap), stale
     (the tablet's board was old), refused (the rules said no), closed (the
     session is paused or over), late (the turn's or the game's time ran out
-    first: the clock's move was made instead)."""
+    first: the clock's move was made instead), kept (work the tablet held
+    when the teacher ended the game, recorded: _keep_after_end)."""
 
     status: str
     table: Table
@@ -507,7 +508,7 @@ def _keep_after_end(
         raise _TapAgain(table) from error
     # The report read after the end must count them.
     _refresh_reports([acting.pk])
-    return PlayResult("applied", table, [])
+    return PlayResult("kept", table, [])
 
 
 def _auto_id() -> str:

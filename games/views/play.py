@@ -150,9 +150,11 @@ def table_move(request, pk: int):
     except Table.DoesNotExist as gone:
         raise Http404 from gone
     # An applied move's table is the one play() saved, seats and pupils with it.
-    table = outcome.table if outcome.status == "applied" else _pupil_table(request, pk)
+    table = outcome.table if outcome.status in ("applied", "kept") else _pupil_table(request, pk)
     if outcome.status == "stale":
         return _answer(request, table, note=_("The game moved on: here is the board now."))
+    if outcome.status == "kept":
+        return _answer(request, table, note=_("Your last steps count: your teacher will see them."))
     if outcome.status == "closed":
         if table.session.status == GameSession.Status.ENDED:
             return _answer(request, table, note=_("The game is over."))

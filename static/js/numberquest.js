@@ -367,6 +367,11 @@
       if (answer.status >= 500) return;
       kept = null;
       forget();
+      // The answer says the steps count: shown in place of the ended page.
+      return answer.text().then((html) => {
+        const shown = document.getElementById("table");
+        if (answer.ok && html && shown && window.htmx) htmx.swap(shown, html, { swapStyle: "outerHTML" });
+      });
     }).catch(() => {}).finally(() => { sendingKept = false; });
   }
 

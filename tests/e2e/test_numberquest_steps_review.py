@@ -162,6 +162,8 @@ def test_steps_kept_when_the_teacher_ends_the_game_are_recorded(
     assert not Attempt.objects.exists()  # kept on the tablet, nothing sent yet
     services.set_status(table.session, table.session.Status.ENDED)
     expect(lea.get_by_test_id("status")).to_contain_text("The game is over!", timeout=8000)
+    said = lea.get_by_text("Your last steps count: your teacher will see them.")
+    expect(said).to_be_visible()
     typed = Attempt.objects.filter(pupil=pupils[0], skill="add").order_by("pk")
     for _wait in range(50):
         if typed.count() == 2:
@@ -172,6 +174,9 @@ def test_steps_kept_when_the_teacher_ends_the_game_are_recorded(
     ]
     # Sent once: the tablet forgets them.
     lea.wait_for_function("sessionStorage.getItem('numbo.numberquest.steps') === null")
+    # The next poll (2 s) finds the page it shows: the line stays for the pupil to read.
+    lea.wait_for_timeout(2500)
+    expect(said).to_be_visible()
     # Steps of an older board left in storage are sent and refused: nothing more.
     lea.evaluate(
         """sessionStorage.setItem('numbo.numberquest.steps', JSON.stringify({

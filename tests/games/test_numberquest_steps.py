@@ -239,7 +239,9 @@ def test_steps_kept_on_the_tablet_when_the_teacher_ends_the_game_are_recorded(
     table, kept = ended_with_steps_kept(start)
     ended = state_of(table)
     response = post_move(pupil_client, table, **kept)
-    assert response.status_code == 200 and 'class="note error"' not in response.content.decode()
+    page = response.content.decode()
+    assert response.status_code == 200 and 'class="note error"' not in page
+    assert "Your last steps count: your teacher will see them." in page
     typed = Attempt.objects.filter(skill="add").order_by("pk")
     # The tablet's own times: the seconds since the end say nothing.
     assert [(a.pupil, a.correct, a.response_ms) for a in typed] == [
