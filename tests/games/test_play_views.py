@@ -483,3 +483,12 @@ def test_the_computers_steps_in_the_log_say_who_made_them_not_right(
     said = "Computer 1: " if language == "en" else "Ordinateur 1 : "
     assert re.search(said + r"\d+ [+−×÷] \d+ = \d+\.", log), log
     assert "Right: " not in log and "Juste : " not in log
+
+
+def test_an_ended_game_says_it_is_over_once(start, pupil_client):
+    from games import services
+
+    session, table = start()
+    services.set_status(session, GameSession.Status.ENDED)
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert page.count("The game is over!") == 1

@@ -346,7 +346,8 @@ class NumberQuestPresenter(Presenter):
                 chain=chain,
                 move_id=base["move_id"],
             ),
-            "log": [t for _e, t in texts if t][:5],
+            # The status line says the game is over: the log does not say it again.
+            "log": [t for e, t in texts if t and e.get("kind") != "game_over"][:5],
             "last_calculation": calculations[0] if calculations else "",
             "handover_name": names.get(view["current"], "") if handover else "",
             "seconds_left": self.seconds_left(table, state, over),
