@@ -40,14 +40,18 @@
   };
   const valueOf = (tile) => Number(tile.split("|")[0]);
 
+  // What sessionStorage keeps ({at, steps, id}), or null.
+  function fromStorage() {
+    try {
+      return JSON.parse(sessionStorage.getItem(KEY) || "null");
+    } catch (error) {
+      return null;
+    }
+  }
+
   function read(form) {
     if (kept && kept.at === placeOf(form)) return kept;
-    let stored = null;
-    try {
-      stored = JSON.parse(sessionStorage.getItem(KEY) || "null");
-    } catch (error) {
-      stored = null;
-    }
+    const stored = fromStorage();
     kept = stored && stored.at === placeOf(form) ? stored : { at: placeOf(form), steps: [] };
     // Another board's steps were sent with it or given up: not to be sent again.
     if (stored && kept !== stored) forget();
@@ -333,12 +337,7 @@
     const table = root && (root.id === "table" ? root : root.querySelector("#table"));
     const url = table && table.dataset.ended;
     if (!url || sendingKept) return;
-    let stored = null;
-    try {
-      stored = JSON.parse(sessionStorage.getItem(KEY) || "null");
-    } catch (error) {
-      return;
-    }
+    const stored = fromStorage();
     if (!stored || !stored.steps || !stored.steps.length) return;
     const [place, version] = stored.at.split("@");
     if (place !== url) return;

@@ -65,6 +65,8 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))  # the engine does the pupils' arithmetic
 import load_pupils  # noqa: E402  (needs the engine on the path)
+from cpu_parts import NAMES as PART_NAMES  # noqa: E402
+from cpu_parts import PARTS  # noqa: E402
 
 RESULTS = BENCH_DIR / "results_load.txt"
 HOST = "127.0.0.1"  # loopback only, always
@@ -1008,7 +1010,7 @@ def read_draws(directory: Path, start: float, end: float) -> dict[str, list[floa
 
 def read_cpu_by_kind(directory: Path) -> dict[str, list[float]]:
     """The CPU totals timed_wsgi.py's workers wrote, summed by kind of request:
-    [count, CPU s], and with --cpu-parts the CPU s of each of timed_wsgi.PARTS."""
+    [count, CPU s], and with --cpu-parts the CPU s of each of cpu_parts.PARTS."""
     totals: dict[str, list[float]] = {}
     for path in directory.glob("*.json"):
         for _attempt in range(5):
@@ -1062,18 +1064,6 @@ def cost_lines(
                 f"{seconds / pupil_seconds / bare_cost:>13.2f}"
             )
     return lines
-
-
-PARTS = ("draw", "page", "engine", "orm", "sql", "redis", "threads")  # as timed_wsgi.PARTS
-PART_NAMES = {
-    "draw": "drawing pages (templates)",
-    "page": "presenters' page contexts (SVG in Python)",
-    "engine": "the engines (read, apply, view, moves)",
-    "orm": "the ORM building SQL",
-    "sql": "the database driver (queries, commits)",
-    "redis": "the Redis client",
-    "threads": "gunicorn's other thread, meanwhile",
-}
 
 
 def parts_lines(by_kind: dict, pupil_seconds: float, bare_cost: float) -> list[str]:

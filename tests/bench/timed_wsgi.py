@@ -16,6 +16,8 @@ import re
 import time
 from pathlib import Path
 
+from cpu_parts import PARTS
+
 from config.wsgi import application as django_application
 
 KINDS = [
@@ -62,7 +64,6 @@ if os.environ.get("NUMBO_BENCH_DRAWS"):
 # bench_load.py --cpu-parts: each request's CPU split by what spent it. A
 # part's time is its own: SQL sent while a template draws counts as SQL, and
 # a template drawn inside another template's tag counts once.
-PARTS = ("draw", "page", "engine", "orm", "sql", "redis", "threads")
 _spent = [0.0] * len(PARTS)
 _open: list[list] = []  # the parts under way, innermost last: [index, time in inner parts]
 
@@ -168,7 +169,7 @@ def application(environ, start_response):
     count[0] += 1
     count[1] += spent
     if _parts:
-        _spent[-1] = spent - (time.thread_time() - thread_started)
+        _spent[PARTS.index("threads")] = spent - (time.thread_time() - thread_started)
         for index, part in enumerate(_spent):
             count[2 + index] += part
     now = time.monotonic()

@@ -151,9 +151,7 @@ class NumberQuestPresenter(Presenter):
             # tablet timed each: without the times they would count as instant.
             if not post.getlist("ms"):
                 return {"type": "kept", "invalid": "ms"}
-            kept = self._read_steps(post)
-            return {"type": "kept", **({"invalid": kept["invalid"]} if "invalid" in kept
-                                       else {"steps": kept["steps"]})}
+            return {**self._read_steps(post), "type": "kept"}
         if post.get("type") == "cant" and "op" in post:
             # Giving up with steps kept on the tablet: they go with it.
             kept = self._read_steps(post)
