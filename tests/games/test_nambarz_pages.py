@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
@@ -18,6 +19,7 @@ from engine.nambarz.cards import cards_of
 from games import live, services
 from games.models import GameSession, Table
 from games.pages import engine_of
+from games.pages.nambarz.drawing import ANIMALS, card
 from tests.conftest import tap_pictures
 
 from .conftest import one_table
@@ -265,6 +267,47 @@ def test_the_teacher_and_the_projector_see_no_hand(start, teacher_client, teache
         assert "data-card=" not in page
         assert 'data-testid="target"' in page
         assert "2 cards" in page
+
+
+def animal_picture(page: str) -> dict[str, str]:
+    """The animal pictures of a page's drawing cards, by animal id: what is
+    drawn in the disc, less the name (a picture is told by its shapes)."""
+    found = re.findall(
+        r'<g class="animal animal-\w+" data-animal="(\w+)"(.*?)<text x="40" y="102"', page, re.S
+    )
+    return {
+        animal: re.sub(r'aria-label="[^"]*"|<title>[^<]*</title>', "", drawn)
+        for animal, drawn in found
+    }
+
+
+def test_every_animal_is_a_picture_a_child_names_without_reading():
+    """Not every child of 6 reads: the disc of a drawing card shows its animal,
+    a different picture for each; an animal without a picture keeps its letter."""
+    pictures = {}
+    for animal in ANIMALS:
+        shown = card({"id": 40, "number": 3, "family": "drawing", "animal": animal})
+        drawn = render_to_string("games/nambarz/_card.html", {"c": shown})
+        assert list(animal_picture(drawn)) == [animal], animal
+        assert f'role="img" aria-label="{shown["animal_name"]}"' in drawn
+        assert 'class="nc-letter"' not in drawn
+        pictures[animal] = animal_picture(drawn)[animal]
+    assert len(set(pictures.values())) == len(ANIMALS) == 10
+    unknown = render_to_string("games/nambarz/_card.html", {"c": card(
+        {"id": 40, "number": 3, "family": "drawing", "animal": "zebra"})})
+    assert animal_picture(unknown) == {}
+    assert '<text x="40" y="77" text-anchor="middle" class="nc-letter">Z</text>' in unknown
+
+
+def test_the_hand_the_target_and_the_teacher_s_pages_show_the_animals(start, pupil_client,
+                                                                      teacher_client):
+    session, table = start()
+    deal(table, [[drw(5, 1), sym(2)], [sym(7), sym(4)]], target=drw(3))
+    hand = page_of(pupil_client, table).content.decode()
+    assert set(animal_picture(hand)) == {"A7", "abeille"}  # her snail, the target's bee
+    for view, pk in (("games:table_projector", table.pk), ("games:session_live", session.pk)):
+        teacher_page = teacher_client.get(reverse(view, args=[pk])).content.decode()
+        assert set(animal_picture(teacher_page)) == {"abeille"}, view  # the target only
 
 
 def test_a_shared_tablet_hides_the_hand_off_turn(start, pupil_client, pupils):

@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 
 # The animal table of the engine is a reconstruction (engine.nambarz.cards):
 # only the bee, the hippo and the cat are known. The placeholders A1..A7 get
-# names and colours here so that pupils can tell them apart; replace both
-# tables together when the real one is known.
+# names, colours and pictures (templates/games/nambarz/_animal.html, keyed by
+# these ids) so that pupils can tell them apart; replace the three together
+# when the real table is known.
 ANIMALS: dict[str, tuple[Any, str]] = {
     "abeille": (_("bee"), "#f9a825"),
     "hippopotame": (_("hippo"), "#7e57c2"),
@@ -47,7 +48,7 @@ def card(data: dict[str, Any]) -> dict[str, Any]:
         animal, colour = ANIMALS.get(data["animal"], (data["animal"], "#607d8b"))
         shown["animal_name"] = str(animal)
         shown["animal_colour"] = colour
-        shown["animal_letter"] = str(animal)[:1].upper()
+        shown["animal_letter"] = str(animal)[:1].upper()  # an animal without a picture
     if data.get("joker"):
         caption, meaning, sign = JOKERS[data["joker"]]
         shown["caption"] = str(caption)
