@@ -242,6 +242,8 @@ def session_control(request, pk: int):
                 request,
                 _("Seated: %(names)s.") % {"names": ", ".join(p.short_name for p in late)},
             )
+    if request.POST.get("back_to") == "cards" and session.whole_class:
+        return redirect("games:session_cards", pk=session.pk)
     return redirect("games:session_live", pk=session.pk)
 
 

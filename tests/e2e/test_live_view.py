@@ -37,3 +37,49 @@ def test_a_move_redraws_only_its_tables_card(live_server, page, classroom, teach
     token = page.locator("#live").get_attribute("hx-get")
     page.wait_for_timeout(2500)
     assert page.locator("#live").get_attribute("hx-get") == token  # nothing new: a 204
+
+
+def test_ending_the_game_asks_once_more(live_server, page, classroom, teacher, pupils):
+    session = services.start_session(
+        classroom, teacher, game="numberquest", options={"preset": "addition"},
+        pupils=pupils[:2], table_size=2, seating={p.pk: 1 for p in pupils[:2]}, seed=4,
+    )
+    sign_in_teacher(page, live_server.url, teacher)
+    page.goto(live_server.url + f"/sessions/{session.pk}/")
+    # One tap beside Pause only opens the question: the game goes on.
+    page.get_by_text("End the game", exact=True).click()
+    confirm = page.get_by_role("button", name="Yes, end the game")
+    expect(confirm).to_be_visible()
+    box = confirm.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44, box
+    session.refresh_from_db()
+    assert session.status == "running"
+    # "Keep playing" folds it away again.
+    page.get_by_text("Keep playing", exact=True).click()
+    expect(confirm).to_be_hidden()
+    page.get_by_text("End the game", exact=True).click()
+    confirm.click()
+    over = page.get_by_text("The game is over. Its calculations are in the reports.")
+    expect(over).to_be_visible()
+    session.refresh_from_db()
+    assert session.status == "ended"
+
+
+def test_the_whole_class_cards_page_can_pause_and_end(
+    live_server, page, classroom, teacher, pupils
+):
+    session = services.start_session(
+        classroom, teacher, game="nmbr9", options={}, pupils=pupils[:2], table_size=1,
+        whole_class=True, seed=4,
+    )
+    sign_in_teacher(page, live_server.url, teacher)
+    page.goto(live_server.url + f"/sessions/{session.pk}/cards/")
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_test_id("card-number")).to_contain_text("Paused")
+    assert page.url.endswith(f"/sessions/{session.pk}/cards/")
+    page.get_by_role("button", name="Resume").click()
+    page.get_by_text("End the game", exact=True).click()
+    page.get_by_role("button", name="Yes, end the game").click()
+    expect(page.get_by_test_id("card-number")).to_contain_text("Ended")
+    session.refresh_from_db()
+    assert session.status == "ended"

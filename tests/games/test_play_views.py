@@ -290,6 +290,16 @@ def test_pause_resume_end_from_the_live_view(start, teacher_client):
     assert session.status == "ended"
 
 
+def test_only_a_whole_class_game_goes_back_to_its_cards(start, teacher_client):
+    # The cards page sends back_to=cards; anything else, or a game at tables, goes to the live view.
+    session, table = start()
+    url = reverse("games:session_control", args=[session.pk])
+    answer = teacher_client.post(url, {"action": "pause", "back_to": "cards"})
+    assert answer.url == reverse("games:session_live", args=[session.pk])
+    answer = teacher_client.post(url, {"action": "resume", "back_to": "https://elsewhere.test/"})
+    assert answer.url == reverse("games:session_live", args=[session.pk])
+
+
 def test_the_projector_shows_one_table(start, teacher_client):
     session, table = start()
     page = teacher_client.get(reverse("games:table_projector", args=[table.pk]))
