@@ -119,6 +119,17 @@ def test_a_wrong_answer_is_friendly_shows_the_right_value_and_play_goes_on(start
     assert list(Attempt.objects.values_list("correct", flat=True)) == [False, False, False]
 
 
+def test_the_movers_feedback_stops_where_the_next_turn_begins(start, pupil_client):
+    # The next player's roll is in the log and the status, not in the box about the mover's move.
+    session, table = start()
+    set_state(table, turn=0, phase="send", dice=(5, 6), total=11, reached=31, positions=(20, 0))
+    answer = post_move(pupil_client, table, type="send", square="31").content.decode()
+    box = re.search(r'data-testid="feedback">(.*?)</div>\s*</div>', answer, re.S).group(1)
+    assert "Not quite: the pawn goes to 37, not 31." in box
+    assert "rolled" not in box
+    assert "Noah B. rolled" in answer  # the log still tells it
+
+
 def test_a_second_chance_asks_again_without_giving_the_answer(start, pupil_client):
     session, table = start(options={"second_chance": True, "mark_ultimates": False})
     set_state(table, turn=0, phase="sum", dice=(5, 6), positions=(20, 0))
