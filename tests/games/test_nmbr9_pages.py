@@ -411,7 +411,8 @@ def test_whole_class_tables_share_the_deck_and_wait_for_the_teacher(start, pupil
     first = post_move(pupil_client, table, **good_placement(table))
     assert first.status_code == 200
     html = first.content.decode()
-    assert "Wait for the teacher to turn the next card." in html
+    assert html.count("Wait for the teacher to turn the next card.") == 1
+    assert "The next card comes when" not in html  # said once: the status line says it
     assert place_data(html) is None  # the next card stays hidden
     state = state_of(table)
     assert f"place your {state.card}" not in html
