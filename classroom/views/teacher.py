@@ -188,7 +188,7 @@ def pupil_erase(request, pk: int):
     pupil = own_pupil(request, pk)
     if request.method == "POST":
         classroom_id = pupil.classroom_id
-        name = pupil.short_name
+        name = roster.labels([pupil])[pupil.pk]
         privacy.erase_pupil(pupil)
         messages.success(
             request, _("%(name)s and everything recorded about them are erased.") % {"name": name}
@@ -197,7 +197,7 @@ def pupil_erase(request, pk: int):
     return render(
         request,
         "classroom/pupil_erase.html",
-        {"pupil": pupil, "summary": privacy.pupil_summary(pupil)},
+        {"pupil": roster.label_each([pupil])[0], "erased": privacy.erasure_lines(pupil)},
     )
 
 
