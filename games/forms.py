@@ -60,7 +60,7 @@ class SessionForm(forms.Form):
             slug: page.options_form(self.data if self.is_bound else None)
             for slug, page in PAGES.items()
         }
-        self.pupils = roster.label_each(pupils)
+        self.pupils = roster.label_each(roster.in_name_order(pupils))
         table_choices = [("", _("at random")), ("0", _("not playing"))] + [
             (str(n), str(n)) for n in range(1, 16)
         ]

@@ -25,6 +25,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Subquery
 from django.utils import timezone
 
+from classroom import roster
 from classroom.models import Attempt, Opportunity, Pupil
 from classroom.tasks import recompute_pupils
 from engine.core import IllegalMove, Outcome
@@ -100,7 +101,12 @@ def start_session(
             cards_shown=1 if whole_class else 0,
         )
         deck_seed = rng.randrange(2**31) if whole_class else None
-        groups = _group(pupils, table_size * team_size, seating or {}, rng)
+        if whole_class:
+            # One table a pupil, numbered as the class list reads: the
+            # teacher's screens list the tables in that order.
+            groups = [[pupil] for pupil in roster.in_name_order(pupils)]
+        else:
+            groups = _group(pupils, table_size * team_size, seating or {}, rng)
         for number, group in enumerate(groups, start=1):
             _create_table(session, number, group, rng, seed=deck_seed)
     return session

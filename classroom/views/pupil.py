@@ -72,7 +72,7 @@ def join_class(request, code: str):
     classroom = selectors.active_class_by_code(code)
     if classroom is None:
         return _refuse_code(request)
-    pupils = roster.label_each(classroom.pupils.all())
+    pupils = roster.label_each(roster.in_name_order(classroom.pupils.all()))
     return render(request, "classroom/join_class.html", {"classroom": classroom, "pupils": pupils})
 
 

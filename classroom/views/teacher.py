@@ -46,7 +46,7 @@ def class_create(request):
 @teacher_required
 def class_detail(request, pk: int):
     classroom = own_classroom(request, pk)
-    pupils = roster.label_each(classroom.pupils.with_locked_devices())
+    pupils = roster.label_each(roster.in_name_order(classroom.pupils.with_locked_devices()))
     join_url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
     return render(
         request,
@@ -234,7 +234,7 @@ def class_qr(request, pk: int):
 @teacher_required
 def sign_in_cards(request, pk: int):
     classroom = own_classroom(request, pk)
-    pupils = roster.label_each(classroom.pupils.all())
+    pupils = roster.label_each(roster.in_name_order(classroom.pupils.all()))
     url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
     return render(
         request,
