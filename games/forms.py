@@ -36,7 +36,7 @@ class SessionForm(forms.Form):
         required=False,
         empty_value=1,
         choices=[
-            (1, _("1: each pupil plays alone")),
+            (1, _("1: no teams")),
             (2, _("2: teams of two")),
             (3, _("3: teams of three")),
         ],

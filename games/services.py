@@ -862,15 +862,20 @@ def _record_used(table: Table, pupil: Pupil, used: list[str] | None) -> None:
 
 
 def tables_for_pupil(pupil: Pupil) -> list[Table]:
+    """The tables a pupil can go back to: their game is not over (its session
+    not ended, the table not finished), newest first."""
     return list(
-        Table.objects.filter(seats__pupil=pupil, session__status__in=["running", "paused"])
+        Table.objects.filter(
+            seats__pupil=pupil, session__status__in=["running", "paused"], finished=False
+        )
         .select_related("session")
         .order_by("-session__created_at")
     )
 
 
 def play_list_of(pupil: Pupil) -> list[tuple[Table, str]]:
-    """A pupil's running and paused tables, each with its game's name (their home page)."""
+    """A pupil's unfinished tables of running and paused games, each with its
+    game's name (their home page)."""
     return [(table, presenter(table.session.game).title) for table in tables_for_pupil(pupil)]
 
 
