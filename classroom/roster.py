@@ -22,6 +22,8 @@ class RosterLine:
     initial: str = ""
     error: str = ""
     duplicate: bool = False
+    # The earlier line this one repeats word for word: most likely pasted twice.
+    repeat_of: int = 0
 
     @property
     def short_name(self) -> str:
@@ -39,19 +41,43 @@ def _capital(letter: str) -> str:
     return upper if len(upper) == 1 else letter
 
 
+def _small(letter: str) -> str:
+    lower = letter.lower()
+    return lower if len(lower) == 1 else letter
+
+
+_PARTS = re.compile(r"([-' ’])")
+
+
+def _as_name(word: str) -> str:
+    """'ÉMILIE' and 'jean-baptiste' as names are written: 'Émilie', 'Jean-Baptiste'.
+
+    Only a word in one case is rewritten: mixed case ('DeShawn', 'McKenzie')
+    is how the teacher meant it, and only its first letter is made a capital."""
+    letters = [c for c in word if c.isalpha()]
+    # Two capitals are more likely initials ('JB') than a name shouted.
+    shouted = len(letters) > 2 and all(c.isupper() for c in letters)
+    if not (shouted or all(c.islower() for c in letters)):
+        return _capital(word[:1]) + word[1:]
+    return "".join(
+        _capital(part[0]) + "".join(map(_small, part[1:])) if part[:1].isalpha() else part
+        for part in _PARTS.split(word)
+    )
+
+
 def clean_name(first: str, family: str = "") -> tuple[str, str]:
     """(first name, initial) as stored, from what was typed or pasted.
 
     Normalised first (NFKC: '²' is '2', 'ﬁ' is 'fi'; capitals), validated after,
-    so what is checked is what is saved. The one function for the paste and the
-    pupil form. Raises NameRefused."""
+    so what is checked is what is saved; a name in capitals is written as a
+    name. The one function for the paste and the pupil form. Raises NameRefused."""
     first = unicodedata.normalize("NFKC", first).strip(" .,;")
     family = unicodedata.normalize("NFKC", family).strip(" .,;")
     if not first:
         raise NameRefused(_("A first name is needed."))
     if not _NAME.match(first) or (family and not family[0].isalpha()):
         raise NameRefused(_("Only letters: a first name, then a family name or initial."))
-    first_name = _capital(first[0]) + first[1:]
+    first_name = _as_name(first)
     initial = _capital(family[0]) if family else ""
     if len(first_name) > MAX_FIRST_NAME:
         raise NameRefused(
@@ -75,30 +101,53 @@ def parse_line(line_number: int, text: str) -> RosterLine:
 
 def parse_paste(text: str, existing: list[tuple[str, str]] = ()) -> list[RosterLine]:
     """One pupil a line; blank lines are skipped. Names already in the class or
-    twice in the paste are flagged, not refused: two Léas are common."""
+    twice in the paste are flagged, not refused: two Léas are common. Every line
+    of a shared name is flagged, and a line repeating an earlier one word for
+    word says which: a list pasted twice is the likelier story."""
     lines = [
         parse_line(number, raw.strip())
         for number, raw in enumerate(text.splitlines(), start=1)
         if raw.strip()
     ]
-    seen = Counter((first.casefold(), initial) for first, initial in existing)
+    counts = Counter((first.casefold(), initial) for first, initial in existing)
+    counts.update((line.first_name.casefold(), line.initial) for line in lines if not line.error)
+    first_seen: dict[str, int] = {}
     marked = []
     for line in lines:
         if line.error:
             marked.append(line)
             continue
-        key = (line.first_name.casefold(), line.initial)
-        seen[key] += 1
+        words = " ".join(line.text.split()).casefold()
+        repeat_of = first_seen.get(words, 0)
+        first_seen.setdefault(words, line.line_number)
         marked.append(
             RosterLine(
                 line.line_number,
                 line.text,
                 line.first_name,
                 line.initial,
-                duplicate=seen[key] > 1,
+                duplicate=counts[(line.first_name.casefold(), line.initial)] > 1,
+                repeat_of=repeat_of,
             )
         )
     return marked
+
+
+def name_key(first_name: str, initial: str = "") -> tuple[str, str]:
+    """How a French class list sorts: accents and capitals ignored, so Émilie
+    comes with the Es, not after Zoé."""
+    return (_folded(first_name), _folded(initial))
+
+
+def _folded(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def in_name_order(pupils) -> list:
+    """The pupils as a class list reads: by name (see name_key), twins in the
+    order they were added, as their numbers go."""
+    return sorted(pupils, key=lambda p: (*name_key(p.first_name, p.initial), p.pk))
 
 
 def labels(pupils) -> dict[int, str]:

@@ -36,7 +36,7 @@ class SessionForm(forms.Form):
         required=False,
         empty_value=1,
         choices=[
-            (1, _("1: each pupil plays alone")),
+            (1, _("1: no teams")),
             (2, _("2: teams of two")),
             (3, _("3: teams of three")),
         ],
@@ -60,7 +60,7 @@ class SessionForm(forms.Form):
             slug: page.options_form(self.data if self.is_bound else None)
             for slug, page in PAGES.items()
         }
-        self.pupils = roster.label_each(pupils)
+        self.pupils = roster.label_each(roster.in_name_order(pupils))
         table_choices = [("", _("at random")), ("0", _("not playing"))] + [
             (str(n), str(n)) for n in range(1, 16)
         ]

@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classroom import roster
 from classroom.models import Attempt, Pupil
 
 from . import live
@@ -245,10 +246,10 @@ def late_pupils(session: GameSession) -> list[Pupil]:
     """Pupils of the class who signed in after the game started and have no
     seat in it, by name. Those the teacher left out when starting it signed in
     before, and stay out."""
-    return list(
-        session.classroom.pupils.filter(signed_in_at__gte=session.created_at)
-        .exclude(seats__table__session=session)
-        .order_by("first_name", "initial")
+    return roster.in_name_order(
+        session.classroom.pupils.filter(signed_in_at__gte=session.created_at).exclude(
+            seats__table__session=session
+        )
     )
 
 

@@ -25,6 +25,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Subquery
 from django.utils import timezone
 
+from classroom import roster
 from classroom.models import Attempt, Opportunity, Pupil
 from classroom.tasks import recompute_pupils
 from engine.core import IllegalMove, Outcome
@@ -100,7 +101,12 @@ def start_session(
             cards_shown=1 if whole_class else 0,
         )
         deck_seed = rng.randrange(2**31) if whole_class else None
-        groups = _group(pupils, table_size * team_size, seating or {}, rng)
+        if whole_class:
+            # One table a pupil, numbered as the class list reads: the
+            # teacher's screens list the tables in that order.
+            groups = [[pupil] for pupil in roster.in_name_order(pupils)]
+        else:
+            groups = _group(pupils, table_size * team_size, seating or {}, rng)
         for number, group in enumerate(groups, start=1):
             _create_table(session, number, group, rng, seed=deck_seed)
     return session
@@ -856,15 +862,20 @@ def _record_used(table: Table, pupil: Pupil, used: list[str] | None) -> None:
 
 
 def tables_for_pupil(pupil: Pupil) -> list[Table]:
+    """The tables a pupil can go back to: their game is not over (its session
+    not ended, the table not finished), newest first."""
     return list(
-        Table.objects.filter(seats__pupil=pupil, session__status__in=["running", "paused"])
+        Table.objects.filter(
+            seats__pupil=pupil, session__status__in=["running", "paused"], finished=False
+        )
         .select_related("session")
         .order_by("-session__created_at")
     )
 
 
 def play_list_of(pupil: Pupil) -> list[tuple[Table, str]]:
-    """A pupil's running and paused tables, each with its game's name (their home page)."""
+    """A pupil's unfinished tables of running and paused games, each with its
+    game's name (their home page)."""
     return [(table, presenter(table.session.game).title) for table in tables_for_pupil(pupil)]
 
 

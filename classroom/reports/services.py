@@ -260,7 +260,7 @@ def class_report(
 ) -> ClassReport:
     """The class report: page, CSV, XLSX and PDF all come from here."""
     filters = filters or ReportFilters()
-    pupils = roster.label_each(classroom.pupils.all())
+    pupils = roster.label_each(roster.in_name_order(classroom.pupils.all()))
     summaries: dict[int, dict[str, SkillSummary]] = {p.pk: {} for p in pupils}
     updated_at = None
     if filters.is_empty:

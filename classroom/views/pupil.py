@@ -5,6 +5,8 @@ Three taps, no typing beyond the class code (the QR code skips even that).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -72,7 +74,7 @@ def join_class(request, code: str):
     classroom = selectors.active_class_by_code(code)
     if classroom is None:
         return _refuse_code(request)
-    pupils = roster.label_each(classroom.pupils.all())
+    pupils = roster.label_each(roster.in_name_order(classroom.pupils.all()))
     return render(request, "classroom/join_class.html", {"classroom": classroom, "pupils": pupils})
 
 
@@ -132,9 +134,15 @@ def _locked(request, pupil):
 
 @pupil_required
 def pupil_home(request):
-    # Several games at once: each button names its game, in words and a picture.
+    # Several games at once: each button names its game, in words and a picture,
+    # and when it started if another of the same game is listed too.
     tables = play_list.for_pupil(request.pupil)
-    return render(request, "classroom/pupil_home.html", {"tables": tables})
+    titles = Counter(str(title) for _table, title in tables)
+    games = [
+        {"table": table, "title": title, "same_game_twice": titles[str(title)] > 1}
+        for table, title in tables
+    ]
+    return render(request, "classroom/pupil_home.html", {"games": games})
 
 
 @require_POST

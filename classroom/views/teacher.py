@@ -46,7 +46,7 @@ def class_create(request):
 @teacher_required
 def class_detail(request, pk: int):
     classroom = own_classroom(request, pk)
-    pupils = roster.label_each(classroom.pupils.with_locked_devices())
+    pupils = roster.label_each(roster.in_name_order(classroom.pupils.with_locked_devices()))
     join_url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
     return render(
         request,
@@ -188,7 +188,7 @@ def pupil_erase(request, pk: int):
     pupil = own_pupil(request, pk)
     if request.method == "POST":
         classroom_id = pupil.classroom_id
-        name = pupil.short_name
+        name = roster.labels([pupil])[pupil.pk]
         privacy.erase_pupil(pupil)
         messages.success(
             request, _("%(name)s and everything recorded about them are erased.") % {"name": name}
@@ -197,7 +197,7 @@ def pupil_erase(request, pk: int):
     return render(
         request,
         "classroom/pupil_erase.html",
-        {"pupil": pupil, "summary": privacy.pupil_summary(pupil)},
+        {"pupil": roster.label_each([pupil])[0], "erased": privacy.erasure_lines(pupil)},
     )
 
 
@@ -234,7 +234,7 @@ def class_qr(request, pk: int):
 @teacher_required
 def sign_in_cards(request, pk: int):
     classroom = own_classroom(request, pk)
-    pupils = roster.label_each(classroom.pupils.all())
+    pupils = roster.label_each(roster.in_name_order(classroom.pupils.all()))
     url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
     return render(
         request,

@@ -108,3 +108,76 @@ def test_erase_removes_the_pupil_after_confirmation(teacher_client, pupils):
     teacher_client.post(reverse("classroom:pupil_erase", args=[lea.pk]))
     assert not Pupil.objects.filter(pk=lea.pk).exists()
     assert Pupil.objects.count() == 2
+
+
+def test_every_line_of_a_shared_name_is_flagged_and_a_repeat_is_called_out(
+    teacher_client, classroom
+):
+    text = "Léa Martin\n\n  Tom Dupont\nTom  Dupont\nTom Durand\n"
+    lines = preview(teacher_client, classroom, text).context["preview"]
+    flags = {line.line_number: (line.duplicate, line.repeat_of) for line in lines}
+    assert flags == {1: (False, 0), 3: (True, 0), 4: (True, 3), 5: (True, 0)}
+    page = preview(teacher_client, classroom, text).content.decode()
+    assert "The same as line 3: pasted twice?" in page
+    assert page.count("Same name as another pupil") == 2  # lines 3 and 5
+
+
+def test_names_typed_in_capitals_are_written_as_names():
+    from classroom.roster import clean_name
+
+    assert clean_name("ÉMILIE", "bernard") == ("Émilie", "B")
+    assert clean_name("JEAN-BAPTISTE") == ("Jean-Baptiste", "")
+    assert clean_name("jean-baptiste") == ("Jean-Baptiste", "")
+    assert clean_name("ANAÏS") == ("Anaïs", "")
+    assert clean_name("N'GOLO") == ("N'Golo", "")
+    # As the teacher meant them: mixed case, and two capitals (initials).
+    assert clean_name("DeShawn") == ("DeShawn", "")
+    assert clean_name("deShawn") == ("DeShawn", "")
+    assert clean_name("JB") == ("JB", "")
+    assert clean_name("ß") == ("ß", "")
+
+
+def test_pupils_are_listed_as_a_french_class_list_reads(teacher_client, classroom):
+    from django.test import Client
+
+    for first in ["Zoé", "Émilie", "Adam", "élise", "Eva"]:
+        Pupil.objects.create(classroom=classroom, first_name=first, initial="B")
+    expected = ["Adam B.", "élise B.", "Émilie B.", "Eva B.", "Zoé B."]
+
+    def order(url, client=teacher_client):
+        page = client.get(url).content.decode()
+        assert all(name in page for name in expected), url
+        return sorted(expected, key=page.index)
+
+    assert order(reverse("classroom:class_detail", args=[classroom.pk])) == expected
+    assert order(reverse("classroom:sign_in_cards", args=[classroom.pk])) == expected
+    assert order(reverse("games:session_new", args=[classroom.pk])) == expected
+    assert order(reverse("reports:class_report", args=[classroom.pk])) == expected
+    assert order(reverse("classroom:join_class", args=[classroom.code]), Client()) == expected
+
+
+def test_the_class_page_keeps_picture_passwords_behind_a_toggle(teacher_client, pupils):
+    classroom = pupils[0].classroom
+    page = teacher_client.get(reverse("classroom:class_detail", args=[classroom.pk]))
+    page = page.content.decode()
+    assert 'class="show-passwords" id="show-passwords" type="checkbox"' in page
+    assert page.index('id="show-passwords"') < page.index('<td class="password">')
+    assert "checked" not in page.split('id="show-passwords"')[1].split(">")[0]
+    cards = teacher_client.get(reverse("classroom:sign_in_cards", args=[classroom.pk]))
+    assert "#sun" in cards.content.decode()
+
+
+def test_each_page_title_says_its_page_once(teacher_client, classroom):
+    import re
+
+    from django.test import Client
+
+    client = Client()
+    def title(response):
+        return re.search(r"<title>(.*?)</title>", response.content.decode(), re.S)[1]
+
+    assert title(client.get("/")) == "Numbo · Number games for the whole class"
+    assert title(client.get(reverse("login"))) == "Teacher sign-in · Numbo"
+    assert title(
+        teacher_client.get(reverse("classroom:class_detail", args=[classroom.pk]))
+    ) == "CE2 B · Numbo"

@@ -204,3 +204,16 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(classroom, sett
     ]
     assert statuses[-1] == 429
     assert school_b.post(reverse("classroom:join"), {"code": "ZZ"}).status_code == 200
+
+
+def test_the_top_bar_names_no_pupil_before_they_sign_in(client, pupils):
+    lea = pupils[0]
+    url = reverse("classroom:join_pupil", args=[lea.classroom.code, lea.pk])
+    page = client.get(url).content.decode()
+    top_bar = page.split("<header")[1].split("</header>")[0]
+    assert "Léa M." not in top_bar and "Not me?" not in top_bar
+    assert page.count("Not me") == 1  # one way back: to the names
+    tap_pictures(client, lea, lea.password_pictures)
+    home = client.get(reverse("classroom:pupil_home")).content.decode()
+    top_bar = home.split("<header")[1].split("</header>")[0]
+    assert "Léa M." in top_bar and "Not me?" in top_bar

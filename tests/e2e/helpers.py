@@ -29,6 +29,22 @@ WATCH = """() => {
 }"""
 
 
+def small_targets(page: Page) -> list:
+    """The links, buttons and tick-box labels on screen smaller than 44 px
+    either way: [text, width, height] of each (the skip link shows only when
+    focused, and is measured then)."""
+    page.wait_for_load_state("load")
+    return page.evaluate(
+        """() => [...document.querySelectorAll(
+                'a, button, summary, label:has(input[type=checkbox]), label:has(input[type=radio]),'
+                + ' input[type=checkbox] + label')]
+            .filter(e => !e.classList.contains("skip") && e.getClientRects().length)
+            .map(e => [e.textContent.trim().slice(0, 40), e.getBoundingClientRect()])
+            .filter(([text, r]) => r.width < 44 || r.height < 44)
+            .map(([text, r]) => [text, Math.round(r.width), Math.round(r.height)])"""
+    )
+
+
 def sign_in_pupil(page: Page, base_url: str, code: str, pupil) -> None:
     page.goto(base_url + f"/join/{code}/")
     page.get_by_role("link", name=re.compile(re.escape(pupil.short_name))).click()

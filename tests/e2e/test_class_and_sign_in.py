@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from classroom.models import Pupil, Teacher
+from tests.e2e.helpers import small_targets
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -14,6 +15,10 @@ def test_teacher_sets_up_a_class_and_a_pupil_signs_in(live_server, browser, brow
     teacher_tablet = browser.new_context(**browser_context_args, base_url=live_server.url)
     page = teacher_tablet.new_page()
     page.goto("/")
+    assert page.title() == "Numbo · Number games for the whole class"
+    assert small_targets(page) == []
+    page.get_by_role("link", name="Sign in", exact=True).click()
+    assert small_targets(page) == []  # "Forgotten your password?", "Create an account"
     page.get_by_role("link", name="Create an account").click()
     page.get_by_label("Email address").fill("anne@school.test")
     page.get_by_label("Your name").fill("Ms Anne")
@@ -24,16 +29,37 @@ def test_teacher_sets_up_a_class_and_a_pupil_signs_in(live_server, browser, brow
     page.get_by_label("Name").fill("CE1 Soleil")
     page.get_by_role("button", name="Save").click()
 
-    page.get_by_label("Pupils, one a line").fill("Léa Martin\n\nNoah B.\nInès\n")
+    page.get_by_label("Pupils, one a line").fill("Léa Martin\n\nNoah B.\nInès\nZOÉ\nÉMILIE b\n")
     page.get_by_role("button", name="Check the list").click()
     expect(page.get_by_test_id("preview")).to_contain_text("Léa M.")
-    page.get_by_role("button", name="Add 3 pupils").click()
-    expect(page.get_by_text("3 pupils added.")).to_be_visible()
+    assert small_targets(page) == []
+    page.get_by_role("button", name="Add 5 pupils").click()
+    expect(page.get_by_text("5 pupils added.")).to_be_visible()
+    # A class list as a French teacher reads it, names in capitals written as names.
+    names = page.locator("table.list tbody strong").all_inner_texts()
+    assert names == ["Émilie B.", "Inès", "Léa M.", "Noah B.", "Zoé"]
     code = page.get_by_test_id("class-code").inner_text().strip()
-    assert Pupil.objects.filter(classroom__teacher__email="anne@school.test").count() == 3
+    assert Pupil.objects.filter(classroom__teacher__email="anne@school.test").count() == 5
 
     lea = Pupil.objects.get(first_name="Léa")
     pictures = lea.password_pictures
+
+    # The page projected for its QR code shows no picture password until asked.
+    passwords = page.locator("td.password").first
+    expect(passwords).to_be_hidden()
+    page.get_by_text("Show picture passwords").click()
+    expect(passwords).to_be_visible()
+    page.get_by_text("Show picture passwords").click()
+    expect(passwords).to_be_hidden()
+    # A game started: its date on the class page is a touch target too.
+    page.get_by_role("link", name="Start a game").click()
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="Back to the class").click()
+    assert small_targets(page) == []
+    page.locator("tr", has_text="Léa M.").get_by_role("link", name="Erase").click()
+    expect(page.get_by_role("heading", name="Erase Léa M.?")).to_be_visible()
+    assert small_targets(page) == []
+    page.get_by_role("link", name="Cancel").click()
 
     # Every touch target on the teacher's class page is at least 44 px.
     for box in page.locator("main .btn").evaluate_all(
@@ -51,12 +77,20 @@ def test_teacher_sets_up_a_class_and_a_pupil_signs_in(live_server, browser, brow
     tablet = pupil_tablet.new_page()
     tablet.goto("/")
     tablet.get_by_role("link", name="Enter my class code").click()
+    assert small_targets(tablet) == []
     tablet.get_by_label("Class code").fill(code.lower())
     tablet.get_by_role("button", name="Go").click()
+    assert small_targets(tablet) == []  # "Not my class"
     tablet.get_by_role("link", name=re.compile("Léa M.")).click()
+    assert small_targets(tablet) == []
+    # Not signed in yet: no name in the top bar, one way back.
+    expect(tablet.locator("header")).not_to_contain_text("Léa")
+    expect(tablet.get_by_text(re.compile("^Not me"))).to_have_count(1)
     for key in pictures:
         tablet.get_by_role("button", name=key, exact=True).click()
     expect(tablet.get_by_role("heading", name="Hello Léa!")).to_be_visible()
+    expect(tablet.locator("header")).to_contain_text("Léa M.")
+    assert small_targets(tablet) == []
 
     # "Not me?" on a shared tablet goes back to the names of the same class.
     tablet.get_by_role("button", name="Not me?").click()

@@ -33,23 +33,28 @@ def test_the_start_form_opens_my_own_variant_and_shows_every_menu_whole(
     assert dice.is_visible()
     page.locator("input[name=preset]").first.check()
     assert not dice.is_visible()
-    # The longest choice of "Empty seats" fits its menu (the arrow takes ~30 px).
-    room, needed = page.locator("select[name=bot_level]").evaluate(
-        """select => {
-            const probe = document.createElement("span");
-            probe.style.font = getComputedStyle(select).font;
-            probe.style.position = "absolute";
-            probe.style.whiteSpace = "nowrap";
-            document.body.append(probe);
-            let widest = 0;
-            for (const option of select.options) {
-                probe.textContent = option.text;
-                widest = Math.max(widest, probe.getBoundingClientRect().width);
-            }
-            probe.remove();
-            const style = getComputedStyle(select);
-            const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
-            return [select.clientWidth - padding - 30, widest];
-        }"""
-    )
-    assert needed <= room, f"'Empty seats' needs {needed} px, has {room}"
+    # The longest choice of "Empty seats" and of "Pupils per seat" fits its
+    # menu (the arrow takes ~30 px), in both languages.
+    for language in ("EN", "FR"):
+        page.get_by_role("button", name=language, exact=True).click()
+        for name in ("bot_level", "team_size"):
+            room, needed = page.locator(f"select[name={name}]").evaluate(WIDEST_CHOICE)
+            assert needed <= room, f"{language} {name} needs {needed} px, has {room}"
+
+
+WIDEST_CHOICE = """select => {
+    const probe = document.createElement("span");
+    probe.style.font = getComputedStyle(select).font;
+    probe.style.position = "absolute";
+    probe.style.whiteSpace = "nowrap";
+    document.body.append(probe);
+    let widest = 0;
+    for (const option of select.options) {
+        probe.textContent = option.text;
+        widest = Math.max(widest, probe.getBoundingClientRect().width);
+    }
+    probe.remove();
+    const style = getComputedStyle(select);
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return [select.clientWidth - padding - 30, widest];
+}"""

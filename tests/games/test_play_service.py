@@ -199,6 +199,29 @@ def test_erasing_a_pupil_erases_their_moves_and_attempts(start, pupils):
     assert not Attempt.objects.exists() and not Move.objects.filter(pupil__isnull=False).exists()
 
 
+def test_the_erase_page_names_the_pupil_as_the_class_does_and_says_what_goes(
+    start, pupils, teacher_client
+):
+    from django.urls import reverse
+
+    from classroom.models import Pupil
+
+    Pupil.objects.create(classroom=pupils[0].classroom, first_name="Léa", initial="M")
+    session, table = start()
+    services.play(table.pk, pupils[0], a_right_step(state_of(table)), 0, "tap-1")
+    url = reverse("classroom:pupil_erase", args=[pupils[0].pk])
+    page = teacher_client.get(url).content.decode()
+    assert "Erase Léa M. (1)?" in page and 'class="pic big"' in page
+    erased = page.split('data-testid="erased">')[1].split("</ul>")[0]
+    assert "1 calculation<" in erased and "1 move in 1 game" in erased
+    assert "their skills report" in erased
+    assert ": " not in erased  # no table names and counts
+    french = teacher_client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "1 calcul<" in french and "1 coup dans 1 partie" in french
+    answer = teacher_client.post(url, follow=True).content.decode()
+    assert "Léa M. (1) and everything recorded about them are erased." in answer
+
+
 def test_on_a_shared_tablet_any_pupil_of_the_table_plays_for_whose_turn_it_is(start, pupils):
     session, table = start(tablets=GameSession.Tablets.SHARED)
     services.play(table.pk, pupils[0], {"type": "cant"}, 0, "tap-1")  # Léa's turn ends

@@ -74,7 +74,9 @@ def computer_score(seed: int, board: int) -> int:
 
 def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows with a ``score``, best first, each with its ``place`` (ties share it)."""
-    rows = sorted(rows, key=lambda r: (-r["score"], r["name"]))
+    from classroom import roster
+
+    rows = sorted(rows, key=lambda r: (-r["score"], roster.name_key(r["name"])))
     place = 0
     for index, row in enumerate(rows):
         if index == 0 or row["score"] != rows[index - 1]["score"]:
