@@ -1,9 +1,12 @@
 // Nambarz: building a play from the hand. Tap one card to lay it (or a joker
 // to play it); tap cards in order to calculate: an operation between each two
 // and, on the keypad, the result of each step. The next step starts from the
-// number the pupil typed, never from one the page worked out. The server
-// checks everything again; after a refusal or a wrong result the same cards
-// and operations come back, the results to type again.
+// number the pupil typed, never from one the page worked out. A card that
+// can't join the cards picked (RULES 3.4 b: the other family, a joker, a card
+// that matches the target) stays out, and the page says why at the tap, not
+// after the results are typed. The server checks everything again; after a
+// refusal the same cards, operations and results come back; after a wrong
+// result, the results before the wrong step.
 (() => {
   const SYMBOLS = { "+": "+", "-": "−", "*": "×", "/": "÷" };
   const KEY = "numbo.nambarz.play";
@@ -14,7 +17,9 @@
   const cardButton = (table, id) => table.querySelector(`.ncard[data-card="${id}"]`);
 
   function fresh(table) {
-    return { table: table.dataset.table, picked: [], ops: [], results: [], steps: [], cur: {} };
+    return {
+      table: table.dataset.table, picked: [], ops: [], results: [], steps: [], cur: {}, said: "",
+    };
   }
 
   function activate(form, input) {
@@ -54,21 +59,56 @@
     return span;
   }
 
+  // Why this card can't go in a calculation with the first card picked;
+  // "" when it can.
+  function cannotJoin(form, first, card) {
+    const bound = form.dataset.bound ? form.dataset.bound.split(",") : [];
+    if (bound.length) return form.dataset.tOnJoker;
+    if (form.dataset.pending === "follow") return form.dataset.tFollow;
+    if (first.dataset.family === "joker" || card.dataset.family === "joker") {
+      return form.dataset.tJoker;
+    }
+    if (card.dataset.family !== first.dataset.family) {
+      const words = card.dataset.family === "drawing" ? form.dataset.tAnimal : form.dataset.tNoAnimal;
+      return words.replace("%(card)s", card.dataset.name).replace("%(first)s", first.dataset.name);
+    }
+    if (card.dataset.number === form.dataset.target ||
+        (card.dataset.animal !== "" && card.dataset.animal === form.dataset.targetAnimal)) {
+      return form.dataset.tMatches;
+    }
+    return "";
+  }
+
   function render(table) {
     const form = formOf(table);
     if (!form) return;
+    const first = play.picked.length ? cardButton(table, play.picked[0]) : null;
     table.querySelectorAll(".ncard").forEach((button) => {
       const at = play.picked.indexOf(Number(button.dataset.card));
       button.classList.toggle("picked", at >= 0);
       button.setAttribute("aria-pressed", at >= 0 ? "true" : "false");
       if (at >= 0) button.dataset.order = String(at + 1);
       else delete button.dataset.order;
+      // Still tappable, to say why not: a dimmed card that did nothing would
+      // leave a child guessing.
+      const out = first && at < 0 && !button.disabled && cannotJoin(form, first, button) !== "";
+      button.classList.toggle("cannot", Boolean(out));
+      if (out) button.setAttribute("aria-disabled", "true");
+      else button.removeAttribute("aria-disabled");
     });
     const build = form.querySelector("[data-build]");
     build.textContent = "";
     if (play.picked.length === 1) {
       const one = cardButton(table, play.picked[0]);
       if (one && one.dataset.meaning) build.append(numberSpan(one.dataset.meaning, "nz-meaning"));
+    }
+    if (play.said) {
+      const why = document.createElement("p");
+      why.className = "nz-why";
+      why.setAttribute("data-testid", "why-not");
+      why.textContent = play.said;
+      build.append(why);
+      play.said = "";
     }
     const allowed = form.dataset.ops || "+-*/";
     if (brackets(form)) {
@@ -232,6 +272,13 @@
         return;
       }
       const at = play.picked.indexOf(id);
+      const why = at < 0 && play.picked.length
+        ? cannotJoin(formOf(table), cardButton(table, play.picked[0]), card) : "";
+      if (why) {
+        play.said = why;
+        render(table);
+        return;
+      }
       if (at >= 0) {
         // Taking a card back takes back the steps after it.
         play.picked = play.picked.slice(0, at);
@@ -291,7 +338,7 @@
     }
     sessionStorage.setItem(KEY, JSON.stringify({
       table: table.dataset.table, version: Number(table.dataset.version),
-      picked: play.picked, ops: play.ops,
+      picked: play.picked, ops: play.ops, results: play.results, steps: play.steps,
     }));
   });
 
@@ -314,18 +361,53 @@
     showButtons(table, formOf(table));
   });
 
+  const OPERATIONS = {
+    "+": (a, b) => a + b, "-": (a, b) => a - b, "*": (a, b) => a * b, "/": (a, b) => a / b,
+  };
+
+  // The steps typed before the first wrong one, which the server has just
+  // named: the pupil types again from there, not the steps already right.
+  function rightSteps(table, saved) {
+    const numbers = saved.picked.map((id) => Number(cardButton(table, id).dataset.number));
+    const right = (a, op, b, typed) => OPERATIONS[op] && OPERATIONS[op](a, b) === Number(typed);
+    if (saved.steps && saved.steps.length) {
+      const kept = [];
+      const at = (p) => (p < numbers.length ? numbers[p] : Number(kept[p - numbers.length].result));
+      for (const step of saved.steps) {
+        if (!right(at(step.a), step.op, at(step.b), step.result)) break;
+        kept.push(step);
+      }
+      return { results: [], steps: kept };
+    }
+    const results = [];
+    let left = numbers[0];
+    for (let step = 0; step < (saved.results || []).length; step++) {
+      if (!right(left, saved.ops[step], numbers[step + 1], saved.results[step])) break;
+      results.push(saved.results[step]);
+      left = Number(saved.results[step]);
+    }
+    return { results, steps: [] };
+  }
+
   // A new table page: start empty, or bring back the play the server refused
-  // (same version) or found a wrong result in (the next version, retrying).
+  // (same version: all the pupil typed) or found a wrong result in (the next
+  // version, retrying: up to the wrong step).
   function setUp() {
     const table = document.querySelector("#table.nz");
     if (!table) return;
     const saved = JSON.parse(sessionStorage.getItem(KEY) || "null");
     const version = Number(table.dataset.version);
     play = fresh(table);
+    const refused = saved && saved.version === version;
     if (saved && saved.table === table.dataset.table && formOf(table) &&
-        (saved.version === version || (table.dataset.retrying && saved.version + 1 === version))) {
+        (refused || (table.dataset.retrying && saved.version + 1 === version))) {
       const inHand = saved.picked.every((id) => cardButton(table, id));
-      if (inHand) play = { ...fresh(table), picked: saved.picked, ops: saved.ops };
+      if (inHand) {
+        const typed = refused
+          ? { results: saved.results || [], steps: saved.steps || [] }
+          : rightSteps(table, saved);
+        play = { ...fresh(table), picked: saved.picked, ops: saved.ops, ...typed };
+      }
     }
     sessionStorage.removeItem(KEY);
     render(table);

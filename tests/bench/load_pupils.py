@@ -497,7 +497,7 @@ RE_NX_TOTAL = re.compile(r'data-testid="count-question">Now the total: ([\d +]+)
 RE_NX_GROUP = re.compile(r'<div class="nx-group">(.*?)</div>', re.S)
 NX_ALONE = "The cards left alone add up."  # the Family mode's count (rules 2 and 4)
 NX_FAMILY_RULES = (2, 4)
-NX_SPECIAL = {"Joker": "joker", "Infini": "infini", "Num-X": "numx"}
+NX_SPECIAL = {"Joker": "joker", "Infinity": "infini", "Num-X": "numx"}
 
 
 @dataclass

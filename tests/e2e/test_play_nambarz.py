@@ -108,9 +108,9 @@ def test_a_pupil_plays_a_round_against_two_computers(
         "Your calculation makes 4, but the target is 8."
     )
     expect(page.locator(".ncard")).to_have_count(3)
-    # The same cards and operation come back, the result to type again.
+    # The same cards, operation and result come back: nothing to type again.
     expect(page.locator(".ncard.picked")).to_have_count(2)
-    expect(page.locator('.nz-step input[data-step="0"]')).to_have_value("")
+    expect(page.locator('.nz-step input[data-step="0"]')).to_have_value("4")
     shot(page, "3-refused")
 
     # Start again: 3 × 3 = 9, then 9 − 1 = 8, each result typed on the pad.
@@ -266,3 +266,67 @@ def test_a_replay_joker_laid_as_the_last_card_is_followed_by_a_draw(
     shot(page, "7-last-joker")
     draw.click()
     expect(page.get_by_test_id("drawn")).to_contain_text("You drew")
+
+
+def test_a_card_of_the_other_family_stays_out_at_the_tap_and_typed_results_stay(
+    live_server, page, classroom, teacher, pupils
+):
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=[lea], table_size=2,
+        bot_level="beginner", seed=5,
+    )
+    table = session.tables.first()
+    table.seats.filter(pupil=lea).update(player=0)
+    hand = [drw(9, 1), sym(1), drw(4, 1), sym(3), sym(3, 1), sym(10)]
+    deal(table, [hand, [sym(9), sym(4, 1)]], target=drw(8, 1))
+    sign_in_pupil(page, live_server.url, classroom.code, lea)
+    page.get_by_role("link", name="Play at table 1").click()
+    expect(page.get_by_test_id("family-rule")).to_have_text(
+        "In a calculation, use only cards with an animal, or only cards without an animal."
+    )
+    # The 9 mouse, then the 1: the 1 stays out, and Léa is told why before
+    # she types anything (RULES 3.4 b1).
+    tap_card(page, drw(9, 1))
+    symbol_one = page.locator(f'.ncard[data-card="{sym(1)}"]')
+    expect(symbol_one).to_have_attribute("aria-disabled", "true")
+    symbol_one.click(force=True)
+    expect(page.get_by_test_id("why-not")).to_have_text(
+        "The 1 has no animal and the 9 mouse has one: they can't be in the same calculation."
+    )
+    expect(page.locator(".ncard.picked")).to_have_count(1)
+    expect(page.locator("[data-pad]")).to_be_hidden()
+    # A screen reader names the card, not the badge of its order.
+    expect(page.get_by_role("button", name="9 mouse", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    shot(page, "8-other-family")
+
+    # 9 mouse − 4 mouse = 5 misses the target: refused, and the 5 stays typed.
+    tap_card(page, drw(4, 1))
+    page.locator('.nz-op[data-step="0"][data-op="-"]').click()
+    type_result(page, 0, 5)
+    page.get_by_test_id("lay-calculation").click()
+    expect(page.get_by_test_id("note")).to_have_text(
+        "Your calculation makes 5, but the target is 8."
+    )
+    expect(page.locator('.nz-step input[data-step="0"]')).to_have_value("5")
+    expect(page.get_by_test_id("lay-calculation")).to_be_enabled()
+
+    # 3 × 3 = 9 right, 9 − 1 = 7 wrong: the 9 stays, the 7 is typed again.
+    page.get_by_role("button", name="Start again").click()
+    for card in (sym(3), sym(3, 1), sym(1)):
+        tap_card(page, card)
+    page.locator('.nz-op[data-step="0"][data-op="*"]').click()
+    type_result(page, 0, 9)
+    page.locator('.nz-op[data-step="1"][data-op="-"]').click()
+    type_result(page, 1, 7)
+    page.get_by_test_id("lay-calculation").click()
+    expect(page.locator("#table")).to_have_attribute("data-retrying", "1")
+    expect(page.locator('.nz-step input[data-step="0"]')).to_have_value("9")
+    expect(page.locator('.nz-step input[data-step="1"]')).to_have_value("")
+    type_result(page, 1, 8)
+    page.get_by_test_id("lay-calculation").click()
+    expect(page.get_by_test_id("feedback").first).to_contain_text(
+        "Léa M. calculated with 3 cards: 3 × 3 = 9, 9 − 1 = 8."
+    )

@@ -193,7 +193,7 @@ def test_a_pupil_hands_out_the_tour_and_counts_on_the_keypad(
         state=replace(state, phase="distribute", winner=0, current=0).to_json())
     sign_in_pupil(page, live_server.url, classroom.code, lea)
     page.get_by_role("link", name="Play at table 1").click()
-    expect(page.get_by_test_id("status")).to_contain_text("You win the tour!")
+    expect(page.get_by_test_id("status")).to_contain_text("You win the lap!")
     give = {"blue6": ("1", "up"), "red8": ("1", "down"), "shadow6": ("0", "up"),
             "yellow8": ("0", "up")}
     for card, (to, face) in give.items():

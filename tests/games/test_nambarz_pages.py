@@ -76,10 +76,11 @@ def deal(table, hands, target, current=0):
     return state
 
 
-def post_move(client, table, **fields):
+def post_move(client, table, language="en", **fields):
     table.refresh_from_db()
     data = {"version": table.version, "move_id": f"tap-{table.version}", **fields}
-    return client.post(reverse("games:table_move", args=[table.pk]), data, **HTMX)
+    return client.post(reverse("games:table_move", args=[table.pk]), data, **HTMX,
+                       HTTP_ACCEPT_LANGUAGE=language)
 
 
 def page_of(client, table, **headers):
@@ -97,7 +98,7 @@ def test_a_pupil_lays_a_card_of_the_same_number(start, pupil_client):
     assert "Your turn!" in page
     assert card_ids(page) == {sym(5, 1), sym(2), sym(9)}
     answer = post_move(pupil_client, table, type="match", card=str(sym(5, 1))).content.decode()
-    assert "Léa M. laid 5: the same number." in answer
+    assert "Léa M. laid the 5: the same number." in answer
     state = state_of(table)
     assert state.discard[-1] == sym(5, 1) and state.current == 1
     assert sym(5, 1) not in state.hands[0]
@@ -153,11 +154,12 @@ def test_a_wrong_result_keeps_the_cards_and_counts_as_an_attempt(start, pupil_cl
     [
         # 8 matches the target 8: alone, not inside a calculation.
         (sym(8), [sym(8, 1), sym(4)], "-", "4",
-         "8 matches the target by its number: it can't be inside a calculation. Lay it alone!"),
+         "The 8 matches the target by its number: it can't be inside a calculation. "
+         "Lay it alone!"),
         (drw(8), [drw(3), sym(5)], "+", "8",
-         "Use cards of one family: all symbol cards or all drawing cards."),
+         "In a calculation, use only cards with an animal, or only cards without an animal."),
         (drw(8), [drw(3), drw(5)], "+", "8",
-         "3-bee matches the target by its drawing: it can't be inside a calculation. "
+         "The 3 bee matches the target by its drawing: it can't be inside a calculation. "
          "Lay it alone!"),
         (sym(3), [sym(6), sym(2), sym(1)], "/,*", "3,3", "2 + 1 already makes 3: use fewer cards."),
         (sym(9), [sym(6), sym(2)], "+", "8", "Your calculation makes 8, but the target is 9."),
@@ -213,13 +215,13 @@ def test_draw_shows_the_drawn_card_and_whether_it_can_go(start, pupil_client):
     table.state = replace(state, pile=pile).to_json()
     table.save(update_fields=["state"])
     answer = post_move(pupil_client, table, type="draw").content.decode()
-    assert "You drew 5." in answer
+    assert "You drew the 5." in answer
     assert "It can go on the target now: lay it, or pass." in answer
     assert 'data-testid="pass"' in answer and 'data-testid="draw"' not in answer
     answer = post_move(pupil_client, table, type="match", card=str(sym(1))).content.decode()
-    assert "You drew 5: play it now, or pass." in answer
+    assert "You drew the 5: play it now, or pass." in answer
     answer = post_move(pupil_client, table, type="match", card=str(sym(5, 2))).content.decode()
-    assert "Léa M. laid 5: the same number." in answer
+    assert "Léa M. laid the 5: the same number." in answer
 
 
 def test_a_joker_says_what_it_does(start, pupil_client):
@@ -246,7 +248,7 @@ def test_each_pupil_sees_only_their_own_hand_in_the_bytes(start, client, pupils)
     assert card_ids(lea_page) == set(lea_hand)
     assert card_ids(noah_page) == set(noah_hand)
     # Not in a data attribute, not in a title: Noah's cards are nowhere in Léa's bytes.
-    for name in ("7", "4-owl", "fish", "joker: again"):
+    for name in ("7", "4 mouse", "fish", "“again” joker"):
         assert f'aria-label="{name}"' not in lea_page
     assert ">owl<" not in lea_page and ">JOKER<" not in lea_page
     # The poll of each tablet, after a move, holds the same.
@@ -367,6 +369,59 @@ def test_french_tablets_read_french(start, pupil_client):
     page = page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "À toi de jouer" in page or "Ton tour" in page
     assert "Piocher une carte" in page
+
+
+@pytest.mark.parametrize(
+    "language, refused, laid",
+    [
+        ("en", "The 10 snail does not match the 8 hippo: it needs the same number or the same "
+         "drawing.", "Léa M. laid the 3 hippo: the same drawing."),
+        # "La carte": one gender for every animal, and no "de" + vowel to elide.
+        ("fr", "La carte 10 escargot ne va pas sur la carte 8 hippopotame : il faut le même "
+         "nombre ou le même dessin.", "Léa M. a posé la carte 3 hippopotame : le même dessin."),
+    ],
+)
+def test_a_card_is_named_as_a_child_reads_it(start, pupil_client, language, refused, laid):
+    session, table = start()
+    deal(table, [[drw(10, 1), drw(3, 1), sym(2)], [sym(7), sym(4)]], target=drw(8, 1))
+    speak = {"HTTP_ACCEPT_LANGUAGE": language}
+    page = html.unescape(page_of(pupil_client, table, **speak).content.decode())
+    snail = "10 snail" if language == "en" else "10 escargot"
+    # What a screen reader says for the card's button: its picture's name.
+    button = re.search(rf'<button[^>]*data-card="{drw(10, 1)}"[^>]*>.*?</button>', page, re.S)
+    assert f'role="img" aria-label="{snail}"' in button.group(0)
+    assert not re.search(r"\d-[a-z]", page)  # no "10-snail", nor "8-hippopotame"
+    answer = post_move(pupil_client, table, language, type="match", card=str(drw(10, 1)))
+    notes = [html.unescape(n) for n in re.findall(r'<p class="note[^>]*>([^<]*)<',
+                                                  answer.content.decode())]
+    assert notes == [refused]
+    answer = post_move(pupil_client, table, language, type="match", card=str(drw(3, 1)))
+    assert laid in html.unescape(answer.content.decode())
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_one_family_rule_is_said_before_a_calculation(start, pupil_client, language):
+    # RULES 3.4 b1: said where the pupil builds the calculation, and in the
+    # words the picker uses when a card of the other family is tapped.
+    session, table = start()
+    deal(table, [[drw(9, 1), sym(1), sym(4)], [sym(7), sym(4, 1)]], target=drw(8, 1))
+    page = html.unescape(
+        page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    )
+    rule = re.search(r'data-testid="family-rule">([^<]*)<', page).group(1)
+    tapped = re.search(r'data-t-no-animal="([^"]*)"', page).group(1)
+    if language == "en":
+        assert rule == ("In a calculation, use only cards with an animal, "
+                        "or only cards without an animal.")
+        assert tapped == ("The %(card)s has no animal and the %(first)s has one: "
+                          "they can't be in the same calculation.")
+    else:
+        assert rule == ("Dans un calcul, utilise seulement des cartes avec un animal, "
+                        "ou seulement des cartes sans animal.")
+        assert tapped.startswith("La carte %(card)s n'a pas d'animal et la carte %(first)s")
+    # The card's name the picker puts in those words.
+    assert f'data-card="{drw(9, 1)}"' in page
+    assert re.search(rf'data-card="{drw(9, 1)}"[^>]*data-name="9 (mouse|souris)"', page)
 
 
 def test_another_pupil_or_teacher_is_refused(start, client, other_teacher, pupils, classroom):

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from classroom.models import Attempt
 from classroom.reports.filters import ReportFilters
@@ -24,6 +24,7 @@ from engine.numx.tricks import Trick
 from games import live, services
 from games.models import GameSession, Table
 from games.pages import engine_of
+from games.pages.numx.words import event_text as said_in_log
 from tests.conftest import tap_pictures
 
 from .conftest import one_table
@@ -159,7 +160,7 @@ def test_a_trick_a_refusal_in_words_and_the_next_turn(start, client, pupils):
     deal(table, [["blue7", "red7", "green3"], ["blue5", "yellow9", "red9", "green12"]])
     lea, noah = tablet(client.__class__, pupils[0]), tablet(client.__class__, pupils[1])
     page = html_lib.unescape(page_of(lea, table).content.decode())
-    assert "You start the tour: lay 1 or 2 cards of one number" in page
+    assert "You start the lap: lay 1 or 2 cards of one number" in page
     answer = post_move(lea, table, type="trick", cards="blue7,green3").content.decode()
     assert notes(answer) == ["All the cards of a trick have the same number."]
     answer = html_lib.unescape(post_move(lea, table, type="trick", cards="blue7,red7").content
@@ -212,7 +213,7 @@ def test_keep_and_pass(start, pupil_client):
     session, table = start()
     state = deal(table, [["blue2", "red4"], ["blue5", "red9"]])
     assert notes(post_move(pupil_client, table, type="pass").content.decode()) == [
-        "You start this tour: play a card."]
+        "You start this lap: play a card."]
     put(table, replace(state, tricks=(Trick(1, ("green3",), 3, "number"),),
                        pile=tuple(c for c in state.pile if c != "yellow6") + ("yellow6",)))
     post_move(pupil_client, table, type="draw")
@@ -251,10 +252,10 @@ def test_a_face_up_score_card_taken_back_and_played(start, pupil_client):
          "Léa M. played Swipe to the right on Léa M.",
          lambda s: s.rows[1][0] == ("green8", True)),
         ({"card": "eclair1", "mine": "0", "theirs": "1:0"},
-         "Léa M. played Éclair: a score card swapped with Noah B.",
+         "Léa M. played Lightning: a score card swapped with Noah B.",
          lambda s: s.rows[0][0] == ("red3", True)),
         ({"card": "quantique1", "target": "0"},
-         "Léa M. played Quantique: Léa M. protected until the end of the tour.",
+         "Léa M. played Quantum: Léa M. protected until the end of the lap.",
          lambda s: s.protected[0]),
     ],
 )
@@ -276,7 +277,7 @@ def test_an_action_aimed_at_a_protected_player_is_refused(start, pupil_client):
     state = state_of(table)
     put(table, replace(state, protected=(False, True)))
     answer = post_move(pupil_client, table, type="action", card="flip1", target="1")
-    assert notes(answer.content.decode()) == ["Quantique protects this player this tour."]
+    assert notes(answer.content.decode()) == ["Quantum protects this player this lap."]
 
 
 def test_a_malus_makes_its_target_choose(start, client, pupils):
@@ -287,12 +288,12 @@ def test_a_malus_makes_its_target_choose(start, client, pupils):
     lea, noah = tablet(client.__class__, pupils[0]), tablet(client.__class__, pupils[1])
     post_move(lea, table, type="action", card="malus5", target="1")
     page = html_lib.unescape(page_of(noah, table).content.decode())
-    assert "Malus: tap 1 card of your hand to throw away." in page
+    assert "Penalty: tap 1 card of your hand to throw away." in page
     assert notes(post_move(noah, table, type="malus_discard", cards="blue5,red9").content
-                 .decode()) == ["Malus: tap the right number of cards."]
+                 .decode()) == ["Penalty: tap the right number of cards."]
     post_move(noah, table, type="malus_discard", cards="red9")
     page = html_lib.unescape(page_of(noah, table).content.decode())
-    assert "Malus: tap 1 of your score cards to remove." in page
+    assert "Penalty: tap 1 of your score cards to remove." in page
     answer = html_lib.unescape(post_move(noah, table, type="malus_remove", indices="1").content
                                .decode())
     assert "Noah B. removed 1 score card." in answer
@@ -417,7 +418,7 @@ def test_the_winner_hands_out_cards_and_the_limits_are_explained(start, client, 
     session, table, state = distribute_table(start)
     lea, noah = tablet(client.__class__, pupils[0]), tablet(client.__class__, pupils[1])
     page = html_lib.unescape(page_of(lea, table).content.decode())
-    assert "You win the tour! Hand out the score cards." in page
+    assert "You win the lap! Hand out the score cards." in page
     # Five eligible cards, two players: 3 cannot be shared with at most half each.
     assert "Hand out 4 cards." in page
     assert "Léa M. hands out the score cards." in html_lib.unescape(
@@ -524,7 +525,7 @@ def test_no_hidden_card_reaches_another_tablet_or_the_class_screen(
     hands = {0: {"blue14", "joker1", "flip1", "red1"}, 1: {"red15", "infini2", "malus3"},
              2: {"green16", "numx"}}
     names = {"blue14": "blue 14", "joker1": "Joker", "flip1": "Flip", "red1": "red 1",
-             "red15": "red 15", "infini2": "Infini", "malus3": "Malus",
+             "red15": "red 15", "infini2": "Infinity", "malus3": "Penalty",
              "green16": "green 16", "numx": "Num-X"}
     face_down = {"yellow12": "yellow 12", "rainbow11": "Rainbow 11"}
     for player, pupil_tablet in ((0, lea), (1, noah), (2, ines)):
@@ -608,6 +609,41 @@ def test_french_tablets_read_french(start, pupil_client):
                              .decode())
     assert "À toi de jouer !" in page
     assert "Piocher une carte" in page and 'aria-label="2 bleu"' in page
+
+
+def test_french_puts_no_de_before_a_pupil_s_name(start, pupil_client):
+    # A name is data: "de Inès" would need "d'Inès". The French words are
+    # turned so that no "de" or "que" comes before a name.
+    session, table = start(players=3)
+    deal(table, [["blue2", "red4"], ["blue5", "red9"], ["green6"]],
+         rows=[[("blue1", True)], [], [("red3", True)]],
+         tricks=[Trick(2, ("green3",), 3, "number")], current=0)
+    page = html_lib.unescape(page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE="fr").content
+                             .decode())
+    assert "Pli posé par Inès D." in page
+    assert 'aria-label="Inès D. : cartes de score"' in page
+    assert not re.search(r"\b(de|que) (Inès|Léa|Noah)", page)
+    names = {0: "Léa M.", 1: "Noah B.", 2: "Inès D."}
+    with translation.override("fr"):
+        flipped = said_in_log({"kind": "action", "player": 0,
+                               "data": {"kind": "flip", "targets": [2]}}, names)
+    assert flipped == "Léa M. a joué Flip : les cartes de score se retournent pour Inès D."
+
+
+def test_the_english_page_names_the_cards_and_the_lap_in_english(start, pupil_client):
+    # RULES 4.3's "tour" (the tricks until everyone passes) is a lap in
+    # English; Infini and Malus are Infinity and Penalty. French keeps them.
+    session, table = start()
+    deal(table, [["infini1", "malus1", "blue2"], ["blue5", "red9"]])
+    english = html_lib.unescape(page_of(pupil_client, table).content.decode())
+    assert "Lap 1 · round 1 of 1" in english and "You start the lap" in english
+    assert ">INFINITY<" in english and ">PENALTY<" in english
+    assert 'aria-label="Infinity"' in english and 'aria-label="Penalty"' in english
+    assert not re.search(r"\b(Tour|tour|Infini|INFINI|Malus|MALUS)\b", english)
+    french = html_lib.unescape(page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE="fr").content
+                               .decode())
+    assert "Tour 1 · manche 1 sur 1" in french
+    assert ">INFINI<" in french and ">MALUS<" in french
 
 
 def test_another_pupil_or_teacher_is_refused(start, client, other_teacher, pupils):

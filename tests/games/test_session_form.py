@@ -1,5 +1,8 @@
 """The teacher's one-screen start form, for each game."""
 
+import html
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -118,3 +121,26 @@ def test_the_alternative_ends_of_the_rules_reach_the_tables(teacher_client, clas
         options = table.state["options"]
         assert options["end_conditions"] == ["colour_full", "board_full"]
         assert options["time_limit_minutes"] == 30
+
+
+@pytest.mark.parametrize(
+    ("language", "levels"),
+    [
+        ("en", ["No computer players", "Computer players: beginner", "Computer players: medium",
+                "Computer players: strategist"]),
+        # One word for them in every game's start form: "Joueurs ordinateur :
+        # moyens" stood next to "Ordinateurs : débutants".
+        ("fr", ["Aucun ordinateur", "Ordinateurs : débutants", "Ordinateurs : moyens",
+                "Ordinateurs : stratèges"]),
+    ],
+)
+def test_the_computer_players_levels_are_named_alike(
+    teacher_client, classroom, pupils, language, levels
+):
+    page = teacher_client.get(
+        reverse("games:session_new", args=[classroom.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    select = re.search(r'<select name="bot_level"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert [html.unescape(o) for o in re.findall(r"<option[^>]*>([^<]*)</option>", select)] == (
+        levels
+    )

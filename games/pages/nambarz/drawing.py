@@ -58,9 +58,13 @@ def card(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def label(data: dict[str, Any]) -> str:
-    """How the page names a card: "3", "8-bee", "joker: again"."""
+    """How a child reads a card aloud, and a screen reader its button: "3",
+    "8 bee", "“again” joker". No article: the sentences that name a card
+    bring their own ("the 8 bee", "la carte 8 abeille"), so that French
+    needs no gender for each animal."""
     if data.get("joker"):
-        return str(_("joker: %(what)s") % {"what": JOKERS[data["joker"]][0]})
+        return str(_("“%(what)s” joker") % {"what": JOKERS[data["joker"]][0]})
     if data.get("animal"):
-        return f"{data['number']}-{ANIMALS.get(data['animal'], (data['animal'],))[0]}"
+        animal = ANIMALS.get(data["animal"], (data["animal"],))[0]
+        return f"{data['number']} {animal}"
     return str(data.get("number"))

@@ -193,12 +193,12 @@ class NambarzPresenter(Presenter):
         data = event.get("data") or {}
         who = names.get(event.get("player"), "")
         if kind == "matched":
-            card = drawing.label(data.get("card") or {})
+            laid = {"who": who, "card": drawing.label(data.get("card") or {})}
             if data.get("by") == "drawing":
-                return _("%(who)s laid %(card)s: the same drawing.") % {"who": who, "card": card}
+                return _("%(who)s laid the %(card)s: the same drawing.") % laid
             if data.get("by") == "joker":
-                return _("%(who)s laid %(card)s on the joker.") % {"who": who, "card": card}
-            return _("%(who)s laid %(card)s: the same number.") % {"who": who, "card": card}
+                return _("%(who)s laid the %(card)s on the joker.") % laid
+            return _("%(who)s laid the %(card)s: the same number.") % laid
         if kind == "calculated":
             cards = data.get("cards") or []
             text = calculation_text(
@@ -259,16 +259,17 @@ class NambarzPresenter(Presenter):
         card = _card_name(d.get("card"))
         if code == "no_match":
             return _(
-                "%(card)s does not match %(target)s: it needs the same number or the same drawing."
+                "The %(card)s does not match the %(target)s: "
+                "it needs the same number or the same drawing."
             ) % {"card": card, "target": _card_name(d.get("target"))}
         if code == "concordant_inside":
             if d.get("by") == "drawing":
                 return _(
-                    "%(card)s matches the target by its drawing: "
+                    "The %(card)s matches the target by its drawing: "
                     "it can't be inside a calculation. Lay it alone!"
                 ) % {"card": card}
             return _(
-                "%(card)s matches the target by its number: "
+                "The %(card)s matches the target by its number: "
                 "it can't be inside a calculation. Lay it alone!"
             ) % {"card": card}
         if code == "misses_target":
@@ -286,7 +287,10 @@ class NambarzPresenter(Presenter):
             }
         if code == "play_drawn":
             if card:
-                return _("You drew %(card)s: play it now, or pass.") % {"card": card}
+                return _("You drew the %(card)s: play it now, or pass.") % {"card": card}
+            if d.get("card") is not None:
+                # A joker: its id depends on how many the game has.
+                return _("You drew a joker: play it now, or pass.")
             return _("There was no card to draw: pass.")
         if code == "joker_family":
             if d.get("families") == ["symbol"]:
@@ -300,7 +304,9 @@ class NambarzPresenter(Presenter):
             "too_few_cards": _("A calculation uses 2 cards or more."),
             "not_a_joker": _("That card is not a joker."),
             "joker_inside": _("A joker can't be inside a calculation."),
-            "mixed_families": _("Use cards of one family: all symbol cards or all drawing cards."),
+            "mixed_families": _(
+                "In a calculation, use only cards with an animal, or only cards without an animal."
+            ),
             "left_to_right_only": _("Calculate from left to right, in the order of your cards."),
             "no_calculation_on_joker": _("No calculation on a joker: lay one card, or draw."),
             "follow_card": _("Lay one card on your joker, or pass."),

@@ -34,20 +34,20 @@ RAINBOW_STRIPES = ["#c62828", "#ef6c00", "#f9c80e", "#2e7d32", "#1565c0", "#6a3d
 SPECIALS: dict[str, tuple[Any, str, str]] = {
     # kind: (name, fill, sign)
     "joker": (_("Joker"), "#6a1b9a", "J"),
-    "infini": (_("Infini"), "#00695c", "∞"),
+    "infini": (_("Infinity"), "#00695c", "∞"),
     "numx": (_("Num-X"), "#111418", "X"),
 }
 ACTIONS: dict[str, tuple[Any, Any]] = {
     # kind: (name, what it does, in a child's words)
     "flip": (_("Flip"), _("Turns over every score card of a player, or of everyone.")),
     "swipe": (_("Swipe"), _("Slides the end card of score rows to the next player.")),
-    "eclair": (_("Éclair"), _("Swaps one of your score cards with one of another player's.")),
+    "eclair": (_("Lightning"), _("Swaps one of your score cards with one of another player's.")),
     "quantique": (
-        _("Quantique"),
-        _("Protects a player's score cards until the end of the tour: no score cards either."),
+        _("Quantum"),
+        _("Protects a player's score cards until the end of the lap: no score cards either."),
     ),
-    "block": (_("Block"), _("The player must pass at their next turn in this tour.")),
-    "malus": (_("Malus"), _("Changes the cards in a player's hand and score row.")),
+    "block": (_("Block"), _("The player must pass at their next turn in this lap.")),
+    "malus": (_("Penalty"), _("Changes the cards in a player's hand and score row.")),
 }
 
 

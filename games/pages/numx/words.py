@@ -98,9 +98,9 @@ def _event_text(event: dict[str, Any], names: dict[int, str]) -> str:
     if kind == "trick":
         cards = data.get("cards") or []
         if data.get("kind") == "numx":
-            return _("%(who)s played Num-X: the tour ends!") % {"who": who}
+            return _("%(who)s played Num-X: the lap ends!") % {"who": who}
         if data.get("kind") == "infini":
-            return _("%(who)s played Infini: only Num-X can cover it.") % {"who": who}
+            return _("%(who)s played Infinity: only Num-X can cover it.") % {"who": who}
         if any(str(c).startswith("joker") for c in cards):
             return _("%(who)s played %(cards)s (the Joker is a %(value)s).") % {
                 "who": who, "cards": cards_text(cards), "value": data.get("value"),
@@ -129,7 +129,7 @@ def _event_text(event: dict[str, Any], names: dict[int, str]) -> str:
         return _action_text(data, who, names)
     if kind == "malus_drew":
         return ngettext(
-            "%(who)s draws %(n)s card (Malus).", "%(who)s draws %(n)s cards (Malus).",
+            "%(who)s draws %(n)s card (Penalty).", "%(who)s draws %(n)s cards (Penalty).",
             data.get("count", 0),
         ) % {"who": who, "n": data.get("count", 0)}
     if kind == "malus_discarded":
@@ -150,14 +150,14 @@ def _event_text(event: dict[str, Any], names: dict[int, str]) -> str:
         ) % {"who": who, "n": data.get("count", 0)}
     if kind == "tour_won":
         if data.get("round_over"):
-            return _("%(who)s has laid their last card and wins the tour!") % {"who": who}
-        return _("%(who)s wins the tour!") % {"who": who}
+            return _("%(who)s has laid their last card and wins the lap!") % {"who": who}
+        return _("%(who)s wins the lap!") % {"who": who}
     if kind == "distribution":
         return _("%(who)s hands out the score cards.") % {"who": who}
     if kind == "handed_out":
         return _handed_out_text(data, who, names)
     if kind == "tour_started":
-        return _("A new tour: %(who)s starts.") % {"who": who}
+        return _("A new lap: %(who)s starts.") % {"who": who}
     if kind == "round_over":
         return _("Round %(n)s is over.") % {"n": data.get("round")}
     if kind == "refill_chosen":
@@ -198,15 +198,15 @@ def _action_text(data: dict[str, Any], who: str, names: dict[int, str]) -> str:
             return _("%(who)s played Swipe to the left on %(targets)s.") % values
         return _("%(who)s played Swipe to the right on %(targets)s.") % values
     if action == "eclair":
-        return _("%(who)s played Éclair: a score card swapped with %(targets)s.") % values
+        return _("%(who)s played Lightning: a score card swapped with %(targets)s.") % values
     if action == "quantique":
-        return _("%(who)s played Quantique: %(targets)s protected until the end of the tour.") % (
+        return _("%(who)s played Quantum: %(targets)s protected until the end of the lap.") % (
             values
         )
     if action == "block":
         return _("%(who)s played Block: %(targets)s must pass.") % values
     if action == "malus":
-        return _("%(who)s played Malus (hand %(x)s, score row %(y)s) on %(targets)s.") % {
+        return _("%(who)s played Penalty (hand %(x)s, score row %(y)s) on %(targets)s.") % {
             **values, "x": _signed(data.get("x")), "y": _signed(data.get("y")),
         }
     return ""
@@ -264,16 +264,16 @@ def refusal(error: IllegalMove) -> str:
             d.get("cap", 0),
         ) % {"n": d.get("cap")}
     if code == "protected":
-        return _("Quantique protects this player this tour.")
+        return _("Quantum protects this player this lap.")
     if code == "malus_choice":
         owed = d.get("owed")
         if owed == "discard":
-            return _("Malus: tap the cards of your hand to throw away.")
+            return _("Penalty: tap the cards of your hand to throw away.")
         if owed == "remove":
-            return _("Malus: tap the score cards to remove.")
+            return _("Penalty: tap the score cards to remove.")
         if owed == "place":
-            return _("Malus: say where each card you drew goes in your score row.")
-        return _("Malus: tap the right number of cards.")
+            return _("Penalty: say where each card you drew goes in your score row.")
+        return _("Penalty: tap the right number of cards.")
     if code == "count_in_order":
         step = {"kind": "value" if "value" in d else "colour",
                 "key": d.get("value", d.get("colour"))}
@@ -282,7 +282,7 @@ def refusal(error: IllegalMove) -> str:
         phase = d.get("phase")
         hints = {
             "choose": _("First choose your first score card."),
-            "distribute": _("The winner of the tour hands out the score cards."),
+            "distribute": _("The winner of the lap hands out the score cards."),
             "refill": _("First top up your hand or take a new one."),
             "count": _("Now count your score cards."),
         }
@@ -299,8 +299,8 @@ def refusal(error: IllegalMove) -> str:
         "not_face_up": _("Take back one of your face-up score cards."),
         "take_back_unplayed": _("Play the score card you take back."),
         "joker_value": _("Say which number the Joker stands for (0 to 16)."),
-        "special_alone": _("Num-X and Infini are played alone."),
-        "only_numx": _("Only Num-X can cover Infini."),
+        "special_alone": _("Num-X and Infinity are played alone."),
+        "only_numx": _("Only Num-X can cover Infinity."),
         "action_in_trick": _("An action card is not part of a trick: play it alone."),
         "mixed_values": _("All the cards of a trick have the same number."),
         "trick_changed": _("Too late: the trick changed before your Rainbow arrived."),
@@ -310,14 +310,14 @@ def refusal(error: IllegalMove) -> str:
         "blocked": _("You are blocked: pass, or play Num-X."),
         "bonus_action": _("You may play an action card now, or pass."),
         "play_drawn": _("Play the card you drew, or keep it."),
-        "must_open": _("You start this tour: play a card."),
+        "must_open": _("You start this lap: play a card."),
         "empty_pile": _("The pile is empty."),
         "not_action": _("Choose an action card."),
         "no_actions": _("This mode has no action cards."),
         "bad_target": _("Choose who the card is for."),
         "bad_direction": _("Swipe to the left or to the right."),
         "bad_card": _("Choose one of your score cards and one of theirs."),
-        "not_offered": _("Hand out the cards of this tour, each once."),
+        "not_offered": _("Hand out the cards of this lap, each once."),
         "counted": _("You have counted your cards."),
         "count_total_now": _("All the groups are counted: now the total."),
         "groups_first": _("Count every group first."),
