@@ -109,13 +109,25 @@ def _free_squares(view: dict[str, Any]) -> str:
     )
 
 
+def _shown_balances(view: dict[str, Any]) -> list[int]:
+    """The balances every screen shows. While a pupil types their new balance
+    (the bank), theirs stays the old one: the new one beside the question, on
+    their tablet, their neighbours' or the projector, would answer it."""
+    shown = list(view["scores"])
+    bank = view.get("bank")
+    if view.get("phase") == "bank" and bank:
+        shown[view["current"]] = bank["old"]
+    return shown
+
+
 def _players(view: dict[str, Any], names: dict[int, str], player: int | None, over: bool):
+    balances = _shown_balances(view)
     return [
         {
             "index": index,
             "name": names.get(index, "?"),
-            "score": view["scores"][index],
-            "money": view["scores"][index],
+            "score": balances[index],
+            "money": balances[index],
             "colour": PLAYER_COLOURS[index % 4],
             "colour_name": PLAYER_COLOUR_NAMES[index % 4],
             "current": index == view["current"] and not over,

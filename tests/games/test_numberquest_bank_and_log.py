@@ -1,0 +1,96 @@
+"""Number Quest's players' list while a pupil counts their money, and the
+table's log after an Undo and a computer's turn."""
+
+import re
+from dataclasses import replace
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.views.tables import poll_token
+from tests.conftest import tap_pictures
+
+from .conftest import state_of
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+BANK = {"preset": "addition", "pupils_bank": True}
+OLD = 37  # the mover's money before the square: anything but 0 tells old from new
+
+
+def tablet(pupil) -> Client:
+    client = Client()
+    assert tap_pictures(client, pupil, pupil.password_pictures).status_code == 302
+    return client
+
+
+def balances(page: str) -> list[int]:
+    """The money beside each player's name, in the players' order."""
+    players = page.split('class="players"', 1)[1].split("</ol>", 1)[0]
+    return [int(n) for n in re.findall(r'class="money"[^>]*>(\d+)<', players)]
+
+
+def summed_square(start):
+    """A bank table where the mover can cover the sum of their dice, which they
+    made: their money is OLD, and the next move is the tap on the square."""
+    for seed in range(40):
+        session, table = start(options=BANK, seed=seed)
+        state = state_of(table)
+        total = sum(state.dice)
+        if state.variant.on_board(total):
+            break
+    state = replace(state, balances=tuple(OLD if p == state.current else 0
+                                          for p in range(state.players)))
+    table.state = state.to_json()
+    table.save(update_fields=["state"])
+    text = " + ".join(str(d) for d in state.dice)
+    return session, table, state.current, text, total
+
+
+def test_while_a_pupil_counts_their_money_no_screen_shows_the_new_balance(
+    start, pupils, teacher, django_capture_on_commit_callbacks
+):
+    session, table, mover, text, total = summed_square(start)
+    watcher = 1 - mover
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(table.pk, pupils[mover], {"type": "calculation", "text": text}, 0, "t1")
+    table.refresh_from_db()
+    mine = tablet(pupils[mover])
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = mine.post(
+            reverse("games:table_move", args=[table.pk]),
+            {"type": "place", "square": total, "version": table.version, "move_id": "t2"},
+            **HTMX,
+        ).content.decode()
+    state = state_of(table)
+    assert state.phase == "bank"
+    paid = state.bank[1]
+    assert f"You had {OLD} and you earn {paid}." in answer
+    teacher_client = Client()
+    teacher_client.force_login(teacher)
+    poll = reverse("games:table_poll", args=[table.pk])
+    shown = {
+        "the mover's answer": answer,
+        "the mover's page": mine.get(reverse("games:table_play", args=[table.pk])).content,
+        "the watcher's poll": Client().get(
+            poll, {"t": poll_token(table, pupils[watcher].pk, None), "v": "0r"}, **HTMX
+        ).content,
+        "the projector": teacher_client.get(
+            reverse("games:table_projector", args=[table.pk])
+        ).content,
+    }
+    for screen, page in shown.items():
+        page = page if isinstance(page, str) else page.decode()
+        assert balances(page)[mover] == OLD, screen
+    live_view = teacher_client.get(reverse("games:session_live", args=[session.pk])).content
+    assert f"<strong>{OLD + paid}</strong>" not in live_view.decode()
+    assert f"<strong>{OLD}</strong>" in live_view.decode()
+
+    table.refresh_from_db()
+    move = {"type": "bank", "balance": OLD + paid}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.play(table.pk, pupils[mover], move, table.version, "t3").status == "applied"
+    page = mine.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    assert balances(page)[mover] == OLD + paid
