@@ -9,10 +9,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.pages.numberquest.presenter import _standing
 from games.views.tables import poll_token
 from tests.conftest import tap_pictures
 
-from .conftest import state_of
+from .conftest import a_right_step, state_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -94,3 +95,54 @@ def test_while_a_pupil_counts_their_money_no_screen_shows_the_new_balance(
         assert services.play(table.pk, pupils[mover], move, table.version, "t3").status == "applied"
     page = mine.get(reverse("games:table_play", args=[table.pk])).content.decode()
     assert balances(page)[mover] == OLD + paid
+
+
+def the_log(page: str) -> list[str]:
+    log = page.split('<ul class="log"', 1)[1].split("</ul>", 1)[0]
+    return re.findall(r"<li>(.*?)</li>", log)
+
+
+@pytest.mark.parametrize("taken_back", ["undo", "clear"])
+def test_a_calculation_undone_and_made_again_is_told_once_at_the_table(
+    start, pupils, taken_back, django_capture_on_commit_callbacks
+):
+    """At a table of pupils each step reaches the server, Undo too: the log
+    tells the steps and calculation that stand, as alone with the computer."""
+    session, table = start()
+    mover = state_of(table).current
+    tap = iter(range(100))
+
+    def play(move):
+        table.refresh_from_db()
+        with django_capture_on_commit_callbacks(execute=True):
+            outcome = services.play(table.pk, pupils[mover], move, table.version, f"t{next(tap)}")
+        assert outcome.status == "applied", outcome
+
+    made = []
+    while state_of(table).phase == "calculate":
+        made.append(a_right_step(state_of(table)))
+        play(made[-1])
+    play({"type": taken_back})
+    for step in made if taken_back == "clear" else made[-1:]:
+        play(step)
+    assert state_of(table).phase == "place"
+    watcher = pupils[1 - mover]
+    page = tablet(watcher).get(reverse("games:table_play", args=[table.pk])).content.decode()
+    log = the_log(page)
+    made_lines = [line for line in log if " made " in line]
+    last = f"Right: {made[-1]['left']} + {made[-1]['right']} = {made[-1]['result']}."
+    assert len(made_lines) == 1 and log.count(last) == 1, log
+
+
+def test_the_log_leaves_out_what_undo_and_start_again_took_back():
+    def e(kind, n=None):
+        return {"kind": kind, "data": {} if n is None else {"steps": n}, "player": 0}
+
+    s1, s2, s3, made = e("step"), e("step"), e("step"), e("calculated")
+    s2b, s3b, made_b = e("step"), e("step"), e("calculated")
+    # Kept events may begin mid-turn; an Undo after a redone step; Start again.
+    events = [s1, s2, s3, made, e("undo", 2), e("undo", 1), s2b, e("undo", 1), s2b, s3b, made_b]
+    assert [x for x in _standing(events) if x["kind"] != "undo"] == [s1, s2b, s3b, made_b]
+    rolled = e("rolled")
+    events = [s1, made, rolled, s2, e("clear", 0), s3, made_b]
+    assert [x for x in _standing(events) if x["kind"] != "clear"] == [s1, made, rolled, s3, made_b]

@@ -120,6 +120,34 @@ def _shown_balances(view: dict[str, Any]) -> list[int]:
     return shown
 
 
+def _standing(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events without the steps an Undo or Start again took back, nor the
+    calculation they made: the log tells the calculation that stands once, as
+    on a tablet alone with the computer, whose Undo never leaves it. Read from
+    the newest back, as the kept events may begin in the middle of a turn: an
+    Undo takes back the last step still standing before it, Start again every
+    step of its turn."""
+    kept: list[dict[str, Any]] = []
+    undone, cleared = 0, False
+    for event in reversed(events):
+        kind = event.get("kind")
+        if kind == "undo":
+            undone += 1
+        elif kind == "clear":
+            cleared = True
+        elif kind == "rolled":
+            undone, cleared = 0, False
+        elif kind == "calculated" and (undone or cleared):
+            continue
+        elif kind == "step" and (undone or cleared):
+            if not cleared:
+                undone -= 1
+            continue
+        kept.append(event)
+    kept.reverse()
+    return kept
+
+
 def _players(view: dict[str, Any], names: dict[int, str], player: int | None, over: bool):
     balances = _shown_balances(view)
     return [
@@ -276,7 +304,8 @@ class NumberQuestPresenter(Presenter):
         over = bool(view.get("result"))
         # The newest calculation event, even one with no words: as ``context``.
         calculation = next(
-            (e for e in reversed(view["events"]) if e.get("kind") in CALCULATION_EVENTS), None
+            (e for e in reversed(_standing(view["events"])) if e.get("kind") in CALCULATION_EVENTS),
+            None,
         )
         return {
             "players": _players(view, names, None, over),
@@ -306,7 +335,7 @@ class NumberQuestPresenter(Presenter):
             (e, narration.computer_step_text(e, names)
              if e.get("kind") == "step" and e.get("player") not in humans
              else self.event_text(e, names))
-            for e in reversed(view["events"])
+            for e in reversed(_standing(view["events"]))
         ]
         calculations = [t for e, t in texts if e.get("kind") in CALCULATION_EVENTS]
         handover = (
