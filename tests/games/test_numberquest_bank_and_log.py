@@ -3,12 +3,15 @@ table's log after an Undo and a computer's turn."""
 
 import re
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from games import services
+from games import live, services
+from games.models import Table
 from games.pages.numberquest.presenter import _standing
 from games.views.tables import poll_token
 from tests.conftest import tap_pictures
@@ -146,3 +149,25 @@ def test_the_log_leaves_out_what_undo_and_start_again_took_back():
     rolled = e("rolled")
     events = [s1, made, rolled, s2, e("clear", 0), s3, made_b]
     assert [x for x in _standing(events) if x["kind"] != "clear"] == [s1, made, rolled, s3, made_b]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_computer_counting_its_money_is_told_its_balance_not_praised(
+    start, pupil_client, pupils, language
+):
+    for seed in range(40):
+        session, table = start(players=1, bot_level="greedy", options=BANK, seed=seed)
+        if state_of(table).current == 0:
+            services.play(table.pk, pupils[0], {"type": "cant"}, 0, "tap-0")
+        Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(seconds=5))
+        services.advance(table.pk)
+        banked = [e for e in state_of(table).events if e.kind == "banked" and e.player == 1]
+        if banked:
+            break
+    balance = banked[-1].data["balance"]
+    live.bump(table.pk)
+    pupil_client.cookies["django_language"] = language
+    page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
+    said = {"en": "Computer 1 now has {}.", "fr": "Ordinateur 1 a maintenant {}."}[language]
+    assert said.format(balance) in the_log(page)
+    assert "Well counted" not in page and "Bien compté" not in page

@@ -332,8 +332,8 @@ class NumberQuestPresenter(Presenter):
         players = _players(view, names, player, over)
         humans = {s.player for s in table.seats.all() if s.pupil_id}
         texts = [
-            (e, narration.computer_step_text(e, names)
-             if e.get("kind") == "step" and e.get("player") not in humans
+            (e, narration.computer_text(e, names)
+             if e.get("player") not in humans
              else self.event_text(e, names))
             for e in reversed(_standing(view["events"]))
         ]
