@@ -67,12 +67,19 @@ def _square_html(cell: dict[str, Any], token_radius: float, language: str) -> st
 
 
 def board_html(
-    table, view: dict[str, Any], *, tappable: int | None, chain: set[int], move_id: str
+    table,
+    view: dict[str, Any],
+    *,
+    tappable: int | None,
+    chain: set[int],
+    move_id: str,
+    offers: bool = False,
 ) -> str:
-    """The diamond's SVG; its squares are buttons for the pupil placing a token."""
+    """The diamond's SVG; its squares are buttons for the pupil placing a token,
+    or, with ``offers``, may become one on the tablet (``boards.diamond``)."""
 
     def draw() -> str:
-        board = boards.diamond(view, tappable=tappable, chain=chain)
+        board = boards.diamond(view, tappable=tappable, chain=chain, offers=offers)
         radius, language = board["token_radius"], get_language()  # read once: 30 us each
         squares = "".join(_square_html(cell, radius, language) for cell in board["cells"])
         if tappable is not None:
@@ -95,6 +102,7 @@ def board_html(
         tuple(sorted(chain)),
         tappable,
         tappable is not None and table.pk,
+        offers,
     )
     fill = {VERSION_SLOT: str(table.version), TAP_SLOT: move_id}
     return drawn_once("diamond", shown, draw, fill if tappable is not None else None)
@@ -384,6 +392,7 @@ class NumberQuestPresenter(Presenter):
                 tappable=view.get("number") if place_phase else None,
                 chain=chain,
                 move_id=base["move_id"],
+                offers=may_keep,
             ),
             # The status line says the game is over: the log does not say it again.
             "log": [t for e, t in texts if t and e.get("kind") != "game_over"][:5],
