@@ -114,14 +114,17 @@ def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
     return ""
 
 
-def computer_step_text(event: dict[str, Any], names: dict[int, str]) -> str:
-    """A computer player's step in the table's log: who made it, not "Right!",
-    which would read as praise meant for the pupil looking at it."""
+def computer_text(event: dict[str, Any], names: dict[int, str]) -> str:
+    """A computer player's line in the table's log: what it did, without the
+    "Right!" or "Well counted!" a pupil earns, which would read as praise
+    meant for the pupil looking at it."""
     data = event.get("data") or {}
-    return _("%(who)s: %(step)s.") % {
-        "who": names.get(event.get("player"), ""),
-        "step": data.get("text") or _step_text(data),
-    }
+    who = names.get(event.get("player"), "")
+    if event.get("kind") == "banked":
+        return _("%(who)s now has %(balance)s.") % {"who": who, "balance": data.get("balance")}
+    if event.get("kind") == "step":
+        return _("%(who)s: %(step)s.") % {"who": who, "step": data.get("text") or _step_text(data)}
+    return event_text(event, names)
 
 
 def _first_roll_text(rounds: list, names: dict[int, str], first: str) -> str:

@@ -1,7 +1,10 @@
 """The Number Quest diamond as SVG geometry: one hexagon per square.
 
 The engine gives each square's centre on a unit lattice; here it becomes
-pixels, with hexagons 44 px across so every square is a full touch target.
+pixels. A square to tap takes in the white edge it shares with its
+neighbours (``hit``): on a 768 px tablet, where the board is 460 px wide, that
+makes it 44 px across, a full touch target, while the gaps between the
+coloured hexagons still show.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from games.pages.base import PLAYER_COLOURS
 
 HEX = 46.0  # distance between neighbouring centres, in px
 RADIUS = HEX / math.sqrt(3)  # pointy-top hexagon touching its neighbours
-MARGIN = 6.0
+MARGIN = 4.0  # room for a thick outline at the edge; more shrinks every square
 
 BAND_COLOURS = {
     "orange": "#f6a04d",
@@ -36,8 +39,12 @@ def _corners(cx: float, cy: float, radius: float) -> str:
     return " ".join(points)
 
 
-def diamond(view: dict[str, Any], tappable: int | None = None, chain: set[int] = ()) -> dict:
-    """Everything the board template draws; `tappable` squares become buttons."""
+def diamond(
+    view: dict[str, Any], tappable: int | None = None, chain: set[int] = (), offers: bool = False
+) -> dict:
+    """Everything the board template draws; `tappable` squares become buttons.
+    With `offers`, the page's script may make a free square a button
+    (numberquest.js): each has its full-size ``hit`` ready."""
     squares = view["board"]["squares"]
     min_x = min(s["x"] for s in squares)
     width = (max(s["x"] for s in squares) - min_x) * HEX + 2 * (RADIUS + MARGIN)
@@ -47,6 +54,8 @@ def diamond(view: dict[str, Any], tappable: int | None = None, chain: set[int] =
         cx = (s["x"] - min_x) * HEX + RADIUS + MARGIN
         cy = s["y"] * HEX + RADIUS + MARGIN
         owner = s["owner"]
+        free = s["on_board"] and owner is None
+        tap = tappable is not None and free
         cells.append(
             {
                 "square": s["square"],
@@ -61,7 +70,8 @@ def diamond(view: dict[str, Any], tappable: int | None = None, chain: set[int] =
                 "on_board": s["on_board"],
                 "owner": owner,
                 "token": PLAYER_COLOURS[owner % 4] if owner is not None else None,
-                "tap": tappable is not None and s["on_board"] and owner is None,
+                "tap": tap,
+                "hit": _corners(cx, cy, RADIUS) if free and (tap or offers) else "",
                 "chain": s["square"] in chain,
             }
         )

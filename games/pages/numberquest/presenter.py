@@ -67,12 +67,19 @@ def _square_html(cell: dict[str, Any], token_radius: float, language: str) -> st
 
 
 def board_html(
-    table, view: dict[str, Any], *, tappable: int | None, chain: set[int], move_id: str
+    table,
+    view: dict[str, Any],
+    *,
+    tappable: int | None,
+    chain: set[int],
+    move_id: str,
+    offers: bool = False,
 ) -> str:
-    """The diamond's SVG; its squares are buttons for the pupil placing a token."""
+    """The diamond's SVG; its squares are buttons for the pupil placing a token,
+    or, with ``offers``, may become one on the tablet (``boards.diamond``)."""
 
     def draw() -> str:
-        board = boards.diamond(view, tappable=tappable, chain=chain)
+        board = boards.diamond(view, tappable=tappable, chain=chain, offers=offers)
         radius, language = board["token_radius"], get_language()  # read once: 30 us each
         squares = "".join(_square_html(cell, radius, language) for cell in board["cells"])
         if tappable is not None:
@@ -95,6 +102,7 @@ def board_html(
         tuple(sorted(chain)),
         tappable,
         tappable is not None and table.pk,
+        offers,
     )
     fill = {VERSION_SLOT: str(table.version), TAP_SLOT: move_id}
     return drawn_once("diamond", shown, draw, fill if tappable is not None else None)
@@ -109,13 +117,53 @@ def _free_squares(view: dict[str, Any]) -> str:
     )
 
 
+def _shown_balances(view: dict[str, Any]) -> list[int]:
+    """The balances every screen shows. While a pupil types their new balance
+    (the bank), theirs stays the old one: the new one beside the question, on
+    their tablet, their neighbours' or the projector, would answer it."""
+    shown = list(view["scores"])
+    bank = view.get("bank")
+    if view.get("phase") == "bank" and bank:
+        shown[view["current"]] = bank["old"]
+    return shown
+
+
+def _standing(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events without the steps an Undo or Start again took back, nor the
+    calculation they made: the log tells the calculation that stands once, as
+    on a tablet alone with the computer, whose Undo never leaves it. Read from
+    the newest back, as the kept events may begin in the middle of a turn: an
+    Undo takes back the last step still standing before it, Start again every
+    step of its turn."""
+    kept: list[dict[str, Any]] = []
+    undone, cleared = 0, False
+    for event in reversed(events):
+        kind = event.get("kind")
+        if kind == "undo":
+            undone += 1
+        elif kind == "clear":
+            cleared = True
+        elif kind == "rolled":
+            undone, cleared = 0, False
+        elif kind == "calculated" and (undone or cleared):
+            continue
+        elif kind == "step" and (undone or cleared):
+            if not cleared:
+                undone -= 1
+            continue
+        kept.append(event)
+    kept.reverse()
+    return kept
+
+
 def _players(view: dict[str, Any], names: dict[int, str], player: int | None, over: bool):
+    balances = _shown_balances(view)
     return [
         {
             "index": index,
             "name": names.get(index, "?"),
-            "score": view["scores"][index],
-            "money": view["scores"][index],
+            "score": balances[index],
+            "money": balances[index],
             "colour": PLAYER_COLOURS[index % 4],
             "colour_name": PLAYER_COLOUR_NAMES[index % 4],
             "current": index == view["current"] and not over,
@@ -264,7 +312,8 @@ class NumberQuestPresenter(Presenter):
         over = bool(view.get("result"))
         # The newest calculation event, even one with no words: as ``context``.
         calculation = next(
-            (e for e in reversed(view["events"]) if e.get("kind") in CALCULATION_EVENTS), None
+            (e for e in reversed(_standing(view["events"])) if e.get("kind") in CALCULATION_EVENTS),
+            None,
         )
         return {
             "players": _players(view, names, None, over),
@@ -291,10 +340,10 @@ class NumberQuestPresenter(Presenter):
         players = _players(view, names, player, over)
         humans = {s.player for s in table.seats.all() if s.pupil_id}
         texts = [
-            (e, narration.computer_step_text(e, names)
-             if e.get("kind") == "step" and e.get("player") not in humans
+            (e, narration.computer_text(e, names)
+             if e.get("player") not in humans
              else self.event_text(e, names))
-            for e in reversed(view["events"])
+            for e in reversed(_standing(view["events"]))
         ]
         calculations = [t for e, t in texts if e.get("kind") in CALCULATION_EVENTS]
         handover = (
@@ -343,6 +392,7 @@ class NumberQuestPresenter(Presenter):
                 tappable=view.get("number") if place_phase else None,
                 chain=chain,
                 move_id=base["move_id"],
+                offers=may_keep,
             ),
             # The status line says the game is over: the log does not say it again.
             "log": [t for e, t in texts if t and e.get("kind") != "game_over"][:5],
