@@ -52,11 +52,12 @@ MSG_USES = {
     "mul": N_("uses multiplication: multiplied %(used)d of %(could)d times it could"),
     "div": N_("uses division: divided %(used)d of %(could)d times it could"),
 }
+# The counts say what they count: turns where the operation could have been used.
 MSG_TOO_FEW = {
-    "add": N_("addition: too few chances to tell yet (%(could)d of %(needed)d)"),
-    "sub": N_("subtraction: too few chances to tell yet (%(could)d of %(needed)d)"),
-    "mul": N_("multiplication: too few chances to tell yet (%(could)d of %(needed)d)"),
-    "div": N_("division: too few chances to tell yet (%(could)d of %(needed)d)"),
+    "add": N_("addition: not known yet, %(could)d of the %(needed)d turns needed so far"),
+    "sub": N_("subtraction: not known yet, %(could)d of the %(needed)d turns needed so far"),
+    "mul": N_("multiplication: not known yet, %(could)d of the %(needed)d turns needed so far"),
+    "div": N_("division: not known yet, %(could)d of the %(needed)d turns needed so far"),
 }
 
 

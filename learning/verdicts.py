@@ -18,7 +18,7 @@ over the last 20 first tries (all of them when fewer).
 
 A verdict (rules 2 and 3) needs evidence from two games: one short game's dice
 and mood are not a skill. Short of it the sentence says so ("in one game only:
-a second game will tell"), beside the "too few chances to tell yet" of the
+a second game will tell"), beside the "not known yet" of the
 avoidance section. The help rule reads the last 20, not the last 10: a pupil
 right half the time has 5 of 10 right or better about as often as not, but
 fewer than 14 of 20 nineteen times in twenty.

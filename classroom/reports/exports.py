@@ -4,9 +4,9 @@ All three take the ``ClassReport`` the page shows (``services.class_report``),
 so a file never disagrees with the page it was downloaded from.
 
 - CSV: UTF-8 with a BOM (spreadsheets then read accents right), numbers as
-  numbers, and any text cell that a spreadsheet would read as a formula
-  (starting with = + - @, a tab or a carriage return) prefixed with an
-  apostrophe.
+  numbers with the separators of the page's language (``csv_separators``),
+  and any text cell that a spreadsheet would read as a formula (starting with
+  = + - @, a tab or a carriage return) prefixed with an apostrophe.
 - XLSX: openpyxl, the same rows and the same protection (openpyxl too would
   store "=..." as a formula).
 - PDF: ReportLab, one page per pupil for a parents' meeting. ReportLab is pure
@@ -22,6 +22,7 @@ import io
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.formats import get_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -91,12 +92,32 @@ def filename(report, ext: str) -> str:
     return f"{slugify('-'.join(parts)) or 'report'}.{ext}"
 
 
+def csv_separators() -> tuple[str, str]:
+    """(column separator, decimal separator) of the active language.
+
+    Excel opens a .csv with the separators of the computer's regional settings,
+    and offers no choice on a double-click: a French school's Excel splits on
+    ";" and reads "1,9" as a number, but "1.9" as text (or a date). Where the
+    decimal separator is already the comma, the columns take the semicolon."""
+    decimal = get_format("DECIMAL_SEPARATOR")
+    return (";" if decimal == "," else ","), decimal
+
+
+def _csv_value(value, decimal: str):
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return str(value).replace(".", decimal)
+    return safe_text(value)
+
+
 def to_csv(report) -> bytes:
+    delimiter, decimal = csv_separators()
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
     writer.writerow([safe_text(v) for v in header()])
     for line in rows(report):
-        writer.writerow(["" if v is None else safe_text(v) for v in line])
+        writer.writerow([_csv_value(v, decimal) for v in line])
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")
 
 
@@ -136,20 +157,69 @@ def _fonts() -> tuple[str, str]:
     return "Vera", "VeraBd"
 
 
+# Widths of the PDF's columns, in cm (the page leaves 17.8 cm between margins).
+PDF_COLUMNS = (3.8, 4.2, 3.4, 3.0, 2.6)
+PDF_PADDING = 6  # points, each side of a cell
+
+
+def pupil_table(row, names):
+    """One pupil's skills as a ReportLab table. Headings and statuses are
+    paragraphs: "Justes au premier essai" is wider than its column and must
+    wrap, not print over "10 derniers"."""
+    from reportlab.lib import colors
+    from reportlab.lib.enums import TA_RIGHT
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.units import cm
+    from reportlab.platypus import Paragraph, Table, TableStyle
+
+    regular, bold = _fonts()
+    head = ParagraphStyle("head", fontName=bold, fontSize=10, leading=12)
+    head_number = ParagraphStyle("head_number", parent=head, alignment=TA_RIGHT)
+    text = ParagraphStyle("text", fontName=regular, fontSize=10, leading=12)
+    data = [
+        [Paragraph(_escape(_("Skill")), head), Paragraph(_escape(_("Status")), head)]
+        + [
+            Paragraph(_escape(label), head_number)
+            for label in (_("Right first time"), _("Last 10"), _("Estimate"))
+        ]
+    ]
+    for cell in row.cells:
+        s = cell.summary
+        data.append(
+            [
+                Paragraph(_escape(names[cell.skill]), text),
+                Paragraph(_escape(cell.label), text),
+                f"{s.correct_first} / {s.first_tries}",
+                f"{s.last10_right} / {s.last10_total}",
+                "—" if cell.estimate_percent is None else f"{cell.estimate_percent}\u00a0%",
+            ]
+        )
+    table = Table(data, colWidths=[width * cm for width in PDF_COLUMNS], repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), regular, 10),
+                ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.3, colors.grey),
+                ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+                ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
+                ("LEFTPADDING", (0, 0), (-1, -1), PDF_PADDING),
+                ("RIGHTPADDING", (0, 0), (-1, -1), PDF_PADDING),
+                ("TOPPADDING", (0, 0), (-1, -1), 4),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+            ]
+        )
+    )
+    return table
+
+
 def to_pdf(report) -> bytes:
     """One A4 page per pupil: each skill in words and numbers, and why."""
-    from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.lib.units import cm
-    from reportlab.platypus import (
-        PageBreak,
-        Paragraph,
-        SimpleDocTemplate,
-        Spacer,
-        Table,
-        TableStyle,
-    )
+    from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer
 
     regular, bold = _fonts()
     title = ParagraphStyle("title", fontName=bold, fontSize=18, leading=22, spaceAfter=6)
@@ -174,33 +244,7 @@ def to_pdf(report) -> bytes:
         story.append(Paragraph(_escape(row.pupil.label), title))
         story.append(Paragraph(_escape(f"{report.classroom} · {period}"), body))
         story.append(Spacer(1, 0.4 * cm))
-        data = [[_("Skill"), _("Status"), _("Right first time"), _("Last 10"), _("Estimate")]]
-        for cell in row.cells:
-            s = cell.summary
-            data.append(
-                [
-                    str(names[cell.skill]),
-                    cell.label,
-                    f"{s.correct_first} / {s.first_tries}",
-                    f"{s.last10_right} / {s.last10_total}",
-                    "—" if cell.estimate_percent is None else f"{cell.estimate_percent} %",
-                ]
-            )
-        table = Table(data, colWidths=[4 * cm, 3.4 * cm, 3.4 * cm, 2.6 * cm, 2.6 * cm])
-        table.setStyle(
-            TableStyle(
-                [
-                    ("FONT", (0, 0), (-1, -1), regular, 10),
-                    ("FONT", (0, 0), (-1, 0), bold, 10),
-                    ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
-                    ("LINEBELOW", (0, 1), (-1, -1), 0.3, colors.grey),
-                    ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
-                    ("TOPPADDING", (0, 0), (-1, -1), 4),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
-                ]
-            )
-        )
-        story.append(table)
+        story.append(pupil_table(row, names))
         story.append(Spacer(1, 0.5 * cm))
         for cell in row.cells:
             if cell.summary.first_tries:

@@ -25,6 +25,7 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -204,6 +205,15 @@ class Cell:
     @property
     def name(self) -> str:
         return skill_name(self.summary.skill)
+
+    @property
+    def reason(self) -> str:
+        """The sentence without the status it starts with, for where the status
+        is shown just before it ("nearly there" once, not twice in a row)."""
+        sentence, label = str(self.summary.sentence), str(self.label)
+        if not sentence.startswith(label):
+            return sentence
+        return capfirst(sentence[len(label) :].lstrip(" \u00a0:")) or sentence
 
     @property
     def estimate_percent(self) -> int | None:
@@ -416,7 +426,13 @@ def pupil_report(pupil: Pupil) -> PupilReport:
         facts=facts,
         mistakes=mistakes,
         games=games_played(pupil),
-        avoidance=[(a, opportunities.explain(a, gettext)) for a in result.avoidance.values()],
+        avoidance=[
+            (a, opportunities.explain(a, gettext))
+            for a in result.avoidance.values()
+            # A pupil who never calculated has no choice to report, and an
+            # operation no roll allowed has nothing to say.
+            if a.could and attempts
+        ],
     )
 
 

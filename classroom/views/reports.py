@@ -11,6 +11,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from learning.opportunities import AVOID_MIN_CHANCES
+
 from .. import roster, selectors
 from ..models import ReportJob
 from ..reports import exports, jobs, services
@@ -151,5 +153,10 @@ def pupil_report(request, pk: int):
     return render(
         request,
         "classroom/report_pupil.html",
-        {"pupil": pupil, "classroom": pupil.classroom, "report": report},
+        {
+            "pupil": pupil,
+            "classroom": pupil.classroom,
+            "report": report,
+            "avoid_min_chances": AVOID_MIN_CHANCES,
+        },
     )

@@ -3,6 +3,8 @@ and the class grid shows every skill without scrolling sideways."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import timezone
 
@@ -68,8 +70,53 @@ def test_class_grid_fits_a_tablet_in_portrait(live_server, page, teacher, classr
     scroll = page.locator(".report-scroll")
     overflow = scroll.evaluate("el => el.scrollWidth - el.clientWidth")
     assert overflow <= 0, f"the grid scrolls {overflow} px sideways"
-    # A pupil's name stays on one line.
-    lines = page.eval_on_selector_all(
-        ".report-grid tbody th a", "links => links.map(a => a.getClientRects().length)"
+    assert not clipped(page, ".report-grid tbody th")
+
+
+def clipped(page, selector: str) -> list[str]:
+    """The elements whose content runs past their box (cut off or spilling out)."""
+    return page.eval_on_selector_all(
+        selector,
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
+        ".map(e => e.textContent.trim().slice(0, 40))",
     )
-    assert lines == [1] * len(lines)
+
+
+def page_width(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_report_pages_fit_768_px_in_both_languages(
+    live_server, page, teacher, classroom, pupils, reported, language
+):
+    """French words are longer: "pas encore d'éléments" ran out of its card,
+    "99 %" broke before its "%", "Jean-Baptiste O." was cut in the grid, and
+    the pupil report was 782 px wide."""
+    from classroom.models import Pupil
+    from classroom.reports import services
+
+    long_name = Pupil.objects.create(classroom=classroom, first_name="Jean-Baptiste", initial="O",
+                                     avatar="owl", picture_password="sun,tree,car")
+    Attempt.objects.create(pupil=pupils[0], session=reported, table=reported.tables.get(),
+                           game="numberquest", skill="add", operands=[3, 4], expected="7",
+                           given="7", correct=True, response_ms=1900)
+    services.recompute_pupils([p.pk for p in [*pupils, long_name]])
+    sign_in_teacher(page, live_server.url, teacher)
+    page.goto(live_server.url + f"/classes/{classroom.pk}/report/")
+    page.locator(f"button[name=language][value={language}]").click()
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("lang") == language
+    assert page_width(page) <= 768
+    assert page.locator(".report-scroll").first.evaluate("e => e.scrollWidth - e.clientWidth") <= 0
+    assert not clipped(page, ".report-grid tbody th, .report-grid td")
+    for pupil in (pupils[0], pupils[2], long_name):
+        page.goto(live_server.url + f"/pupils/{pupil.pk}/report/")
+        assert page_width(page) <= 768, pupil.label
+        assert not clipped(page, ".skill-cards > li, .skill-cards .status")
+    # Léa's addition: "estimate 99%" / "estimation 99 %", never split at the "%".
+    page.goto(live_server.url + f"/pupils/{pupils[0].pk}/report/")
+    card = page.locator(".skill-cards > li").first.inner_text()
+    assert re.search(r"\d+(%|\u00a0%)", card) and not re.search(r"\d %", card)
+    page.goto(live_server.url + f"/sessions/{reported.pk}/report/")
+    assert page_width(page) <= 768

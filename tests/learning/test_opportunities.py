@@ -29,7 +29,7 @@ def test_avoidance_shows_even_with_perfect_accuracy():
         "avoids division: could have divided 6 times, never divided"
     )
     assert opportunities.explain(opportunities.avoidance(turns(3, 0))["div"]) == (
-        "division: too few chances to tell yet (3 of 5)"
+        "division: not known yet, 3 of the 5 turns needed so far"
     )
     assert opportunities.explain(opportunities.avoidance(turns(6, 0))["add"]) == (
         "uses addition: added 6 of 6 times it could"

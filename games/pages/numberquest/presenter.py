@@ -168,7 +168,9 @@ def _players(view: dict[str, Any], names: dict[int, str], player: int | None, ov
             "colour_name": PLAYER_COLOUR_NAMES[index % 4],
             "current": index == view["current"] and not over,
             "you": index == player,
-            "winner": over and index in view["result"]["ranking"][0],
+            # Balances start at 0 and only grow: a player still at 0 (alone at a
+            # table the teacher ended before their first move) won nothing.
+            "winner": over and index in view["result"]["ranking"][0] and view["scores"][index] > 0,
         }
         for index in range(view["players"])
     ]

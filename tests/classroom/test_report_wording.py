@@ -1,0 +1,119 @@
+"""What the reports say, read as a teacher reads them, in English and French."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import replace
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from classroom.models import Opportunity
+from classroom.reports import services
+from games import services as game_services
+from games.models import GameSession
+from games.pages import presenter
+from learning import verdicts
+from learning.verdicts import STATUS_LABELS
+from tests.classroom.test_reports import played  # noqa: F401 (a fixture)
+from tests.games.conftest import one_table
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+LANGUAGES = ["en", "fr"]
+
+
+def page(client, url: str, language: str) -> str:
+    return html.unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
+
+
+def section(text: str, heading_id: str) -> str:
+    found = re.search(rf'<section aria-labelledby="{heading_id}">(.*?)</section>', text, re.S)
+    return found.group(1) if found else ""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_skill_card_says_its_status_once(played, teacher_client, pupils, language):  # noqa: F811
+    text = page(teacher_client, reverse("reports:pupil_report", args=[pupils[0].pk]), language)
+    cards = section(text, "skills")
+    with translation.override(language):
+        labels = [translation.gettext(label) for label in STATUS_LABELS.values()]
+    shown = [label for label in labels if f'status-word">{label}<' in cards]
+    assert shown
+    for label in shown:
+        assert not re.search(rf"<p>{re.escape(label)}\s*:", cards), label
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("status", list(STATUS_LABELS))
+def test_the_reason_is_the_sentence_without_its_status(language, status):
+    """What the card strips is the status, for every status, in each language."""
+    summary = verdicts.SkillSummary(
+        skill="add", attempts=10, first_tries=0 if status == "not_started" else 10, retries=0,
+        correct_first=5, accuracy=0.5, last10_accuracy=0.5, last10_right=5, last10_total=10,
+        median_ms=2000, estimate=0.5, status=status, sentence="", games=2, help_right=5,
+        help_total=10,
+    )  # fmt: skip
+    with translation.override(language):
+        summary = replace(summary, sentence=verdicts.explain(summary, translation.gettext))
+        cell = services.Cell(summary, services.status_label(status))
+        assert summary.sentence.startswith(cell.label)
+        assert cell.reason and cell.reason[0] not in ": " and cell.label not in cell.reason
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_operation_choices_say_what_they_count(played, teacher_client, pupils, language):  # noqa: F811
+    lea = pupils[0]
+    Opportunity.objects.bulk_create(
+        Opportunity(pupil=lea, session=played, table=played.tables.get(), game="numberquest",
+                    roll=[1, 2, 3], could={"add": True, "div": False}, used=["add"])
+        for _ in range(3)
+    )
+    text = page(teacher_client, reverse("reports:pupil_report", args=[lea.pk]), language)
+    choices = section(text, "choices")
+    mistakes = section(text, "mistakes")
+    with translation.override(language):
+        intro = translation.gettext("Operations chosen")
+    assert intro in choices and "3" in choices and "5" in choices
+    assert ("turns needed so far" if language == "en" else "tours nécessaires") in choices
+    assert "division" not in choices.lower()  # no roll allowed it: nothing to say
+    assert "5" not in mistakes.replace("15", "")  # mistakes hold mistakes only
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_pupil_who_never_calculated_has_no_operation_choices(
+    played, teacher_client, pupils, language  # noqa: F811
+):
+    ines = pupils[2]
+    Opportunity.objects.create(pupil=ines, session=played, table=played.tables.get(),
+                               game="numberquest", roll=[1, 2, 3], could={"add": True})
+    text = page(teacher_client, reverse("reports:pupil_report", args=[ines.pk]), language)
+    assert not section(text, "choices")
+    assert not re.search(r"\b1 (of|sur) (the |les )?5\b", text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_who_needs_help_waits_for_the_first_computation(
+    played, teacher_client, classroom, pupils, language  # noqa: F811
+):
+    url = reverse("reports:class_report", args=[classroom.pk])
+    with translation.override(language):
+        nobody = translation.gettext("Nobody needs help right now.")
+        heading = translation.gettext("Who needs help now")
+    before = page(teacher_client, url, language)
+    assert nobody not in before and heading not in before
+    services.recompute_pupils([p.pk for p in pupils])
+    after = page(teacher_client, url, language)
+    assert heading in after
+
+
+def test_a_pupil_alone_who_never_moved_did_not_win(classroom, teacher, pupils):
+    session, table = one_table(classroom, teacher, pupils[:1], game="numberquest",
+                               options={"preset": "addition"})
+    game_services.set_status(session, GameSession.Status.ENDED)
+    table.refresh_from_db()
+    shown = presenter("numberquest")
+    state = shown.engine.from_json(table.state)
+    context = shown.card_context(table, state, {0: "Zoé"}, [])
+    assert [p["winner"] for p in context["players"]] == [False]
