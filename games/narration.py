@@ -108,7 +108,7 @@ def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
     if kind == "step":
         return _("Right: %(step)s.") % {"step": data.get("text") or _step_text(data)}
     if kind == "timeout":
-        return _("Time is up for %(who)s.") % {"who": who}
+        return _("%(who)s: time is up.") % {"who": who}
     if kind == "game_over":
         return _("The game is over!")
     return ""

@@ -147,7 +147,7 @@ def pupil_edit(request, pk: int):
         if "new_password" in request.POST:
             services.picture_password_renew(pupil)
             messages.success(
-                request, _("New picture password for %(name)s.") % {"name": pupil.short_name}
+                request, _("%(name)s has a new picture password.") % {"name": pupil.short_name}
             )
             return redirect("classroom:pupil_edit", pk=pupil.pk)
         if form.is_valid():

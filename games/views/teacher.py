@@ -240,7 +240,7 @@ def session_control(request, pk: int):
         else:
             messages.success(
                 request,
-                _("Seated: %(names)s.") % {"names": ", ".join(p.short_name for p in late)},
+                _("Seated: %(names)s") % {"names": ", ".join(p.short_name for p in late)},
             )
     if request.POST.get("back_to") == "cards" and session.whole_class:
         return redirect("games:session_cards", pk=session.pk)

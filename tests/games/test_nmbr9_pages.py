@@ -376,7 +376,7 @@ def test_computer_players_count_and_the_table_is_ranked(start, pupil_client, pup
     for move in bot_moves(state, 0, 0):
         post_move(pupil_client, table, **move)
     html = page_of(pupil_client, table)
-    assert "Still counting: Computer 1." in html
+    assert "Still counting: Computer 1</p>" in html
     Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(seconds=5))
     assert services.advance(table.pk)
     html = page_of(pupil_client, table)

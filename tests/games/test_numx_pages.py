@@ -131,6 +131,7 @@ def test_the_secret_choice_turns_over_together(start, client, pupils):
     post_move(lea, table, type="choose", card=lea_hand[0])
     answer = post_move(lea, table, type="choose", card=lea_hand[1]).content.decode()
     assert "You have chosen. Waiting for Noah B." in html_lib.unescape(answer)
+    assert "Noah B.." not in html_lib.unescape(answer)  # a name's initial ends the sentence
     assert state_of(table).chosen == (lea_hand[1], None)
     noah_page = page_of(noah, table).content.decode()
     assert "✓ chosen" in noah_page and card_ids(noah_page) == set(noah_hand)
