@@ -18,9 +18,10 @@ import logging
 from datetime import timedelta
 
 from celery import current_app
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from classroom.models import Classroom, Pupil, ReportJob
 
@@ -186,9 +187,10 @@ def run_export(job: ReportJob) -> None:
         _progress(job, done, total, chunk[-1], share=90)
 
     _progress(job, 0, total, None)
-    report = services.class_report(classroom, filters, on_batch=after)
-    fmt = job.params.get("format", "csv")
-    content, content_type, name = exports.render(report, fmt)
+    with translation.override(job.params.get("language") or settings.LANGUAGE_CODE):
+        report = services.class_report(classroom, filters, on_batch=after)
+        fmt = job.params.get("format", "csv")
+        content, content_type, name = exports.render(report, fmt)
     finish(job.pk, result=content, result_type=content_type, result_name=name, done=total)
 
 

@@ -8,6 +8,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -77,7 +78,8 @@ def class_prepare(request, pk: int):
     fmt = request.POST.get("format", "")
     if fmt not in exports.WRITERS:
         raise Http404
-    params = {"format": fmt, **filters.as_params()}
+    # The worker has no request: the file is written in the language of the page that asked.
+    params = {"format": fmt, "language": get_language(), **filters.as_params()}
     job, _created = jobs.request_job(request.user, classroom, ReportJob.Kind.EXPORT, params)
     return _job_answer(request, job, classroom, filters)
 

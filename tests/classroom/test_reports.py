@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from classroom.models import Attempt, Opportunity, PupilSkill, ReportJob
 from classroom.reports import exports, jobs, services
@@ -266,13 +266,36 @@ def test_a_prepared_export_downloads_only_for_its_teacher(
             {"format": "csv", "game": "numberquest"},
         )
     job = ReportJob.objects.get(kind="export")
-    assert job.status == "done" and job.params == {"format": "csv", "game": "numberquest"}
+    assert job.status == "done"
+    assert job.params == {"format": "csv", "language": "en", "game": "numberquest"}
     download = reverse("reports:job_download", args=[job.pk])
     response = client.get(download)
     assert response.status_code == 200 and response.content.startswith("\ufeff".encode())
     client.force_login(other_teacher)
     assert client.get(download).status_code == 404
     assert client.get(reverse("reports:job_status", args=[job.pk])).status_code == 404
+
+
+def test_a_prepared_export_is_written_in_the_language_of_the_page_that_asked(
+    played, teacher_client, classroom, django_capture_on_commit_callbacks
+):
+    for language in ("fr", "en"):
+        teacher_client.post(reverse("set_language"), {"language": language})
+        with django_capture_on_commit_callbacks(execute=False):  # no eager run in the request
+            teacher_client.post(
+                reverse("reports:class_prepare", args=[classroom.pk]), {"format": "csv"}
+            )
+    french, english = ReportJob.objects.filter(kind="export").order_by("pk")
+    assert french.params["language"] == "fr" and english.params["language"] == "en"
+    # A worker has no request to read a language from, and its own is English.
+    for job in (french, english):
+        with translation.override("en"):
+            jobs.run_job(job.pk)
+        job.refresh_from_db()
+    assert french.result_name.startswith("competences-")
+    assert english.result_name.startswith("skills-")
+    assert bytes(french.result).decode("utf-8-sig").splitlines()[0].count(";") > 3
+    assert bytes(english.result).decode("utf-8-sig").splitlines()[0].startswith("Pupil,")
 
 
 def test_a_large_class_export_is_prepared_by_a_job(teacher_client, classroom, pupils, monkeypatch):
