@@ -84,25 +84,3 @@ def test_the_whole_class_cards_page_can_pause_and_end(
     session.refresh_from_db()
     assert session.status == "ended"
 
-
-def test_the_projector_shows_the_whole_board_and_its_buttons(
-    live_server, browser, browser_context_args, classroom, teacher, pupils
-):
-    session = services.start_session(
-        classroom, teacher, game="numberquest", options={"preset": "classic"},
-        pupils=pupils[:2], table_size=2, seating={p.pk: 1 for p in pupils[:2]}, seed=4,
-    )
-    table = session.tables.get()
-    # A classroom projector: 1280 x 800, the page's bar still shown (not yet full screen).
-    projector = {"width": 1280, "height": 800}
-    context = browser.new_context(**{**browser_context_args, "viewport": projector})
-    page = context.new_page()
-    sign_in_teacher(page, live_server.url, teacher)
-    page.goto(live_server.url + f"/tables/{table.pk}/projector/")
-    page.wait_for_load_state("load")
-    board = page.locator("#table svg.board").bounding_box()
-    assert board["y"] + board["height"] <= 800, board
-    back = page.get_by_role("link", name="Back to all tables").bounding_box()
-    assert back["y"] + back["height"] <= 800, back
-    assert page.evaluate("document.documentElement.scrollHeight") <= 800
-    context.close()

@@ -144,7 +144,7 @@ def test_a_turned_card_reaches_a_whole_class_by_push(
     table = next(t for t in session.tables.all() if t.seats.filter(pupil=lea).exists())
     page = browser.new_context(**browser_context_args).new_page()
     sign_in_pupil(page, live_server.url, classroom.code, lea)
-    page.get_by_role("link", name="Play at table").first.click()
+    page.get_by_role("link", name="Play with the whole class").first.click()
     expect(page.get_by_test_id("status")).to_contain_text("Card 1 of 20")
     state = GAME.from_json(table.state)
     placement = bot_place(state.stacks[0], state.card, seed=1)
