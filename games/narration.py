@@ -22,6 +22,14 @@ def _step_text(data: dict[str, Any], result_key: str = "result") -> str:
     )
 
 
+def names_list(players: list[int], names: dict[int, str]) -> str:
+    """"Léa", "Léa and Noah", "Léa, Noah and Zoé"."""
+    shown = [names.get(p, "?") for p in players]
+    if len(shown) <= 1:
+        return "".join(shown)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(shown[:-1]), "last": shown[-1]}
+
+
 def refusal(error: IllegalMove) -> str:
     d = error.details
     messages = {

@@ -495,6 +495,33 @@ def test_the_computers_steps_in_the_log_say_who_made_them_not_right(
     assert "Right: " not in log and "Juste : " not in log
 
 
+def test_an_ended_game_says_why_and_who_won(start, pupil_client, settings):
+    from dataclasses import replace
+
+    from django.utils import translation
+
+    from games import live, services
+
+    session, table = start()
+    page = reverse("games:table_play", args=[table.pk])
+    services.set_status(session, GameSession.Status.ENDED)
+    text = pupil_client.get(page).content.decode()
+    assert "Your teacher ended the game." in text and "Nobody earned any money." in text
+
+    state = state_of(table)
+    for balances, said in (((110, 40), "Léa M. wins with 110!"),
+                           ((110, 110), "A tie at 110: Léa M. and Noah B.!")):
+        table.state = replace(state, balances=balances, ended="chain").to_json()
+        table.save(update_fields=["state"])
+        live.bump(table.pk)
+        text = pupil_client.get(page).content.decode()
+        assert said in text and 'data-testid="winners"' in text
+        assert "Squares 9 and 19 are joined by a chain of tokens." in text  # the board's ends
+    with translation.override("fr"):
+        text = pupil_client.get(page, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Égalité à 110 : Léa M. et Noah B. !" in text
+
+
 def test_an_ended_game_says_it_is_over_once(start, pupil_client):
     from games import services
 

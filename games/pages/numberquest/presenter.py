@@ -156,6 +156,48 @@ def _standing(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return kept
 
 
+def _ending_text(view: dict[str, Any], names: dict[int, str]) -> str:
+    """Why the game ended, said on the ended page: a pupil would otherwise see
+    only that it did."""
+    ended = view.get("ended")
+    if ended == "chain":
+        board = view["board"]
+        return _("Squares %(lo)s and %(hi)s are joined by a chain of tokens.") % {
+            "lo": board["lo"], "hi": board["hi"],
+        }
+    if ended == "board_full":
+        return _("Every square is covered.")
+    if ended == "colour_full":
+        return _("A whole colour of the board is covered.")
+    if ended == "each_colour":
+        ender = next(
+            (e.get("player") for e in reversed(view["events"]) if e.get("kind") == "game_over"),
+            None,
+        )
+        return _("%(who)s has a token on every colour.") % {"who": names.get(ender, "")}
+    if ended == "time":
+        return _("The time for the game is up.")
+    if ended == "teacher":
+        return _("Your teacher ended the game.")
+    return ""
+
+
+def _winners_text(view: dict[str, Any], names: dict[int, str]) -> str:
+    """Who won, as the players' list crowns them: money ranks them, and a
+    player who earned nothing won nothing."""
+    scores = view["scores"]
+    best = [p for p in view["result"]["ranking"][0] if scores[p] > 0]
+    if not best:
+        return _("Nobody earned any money.")
+    if len(best) == 1:
+        return _("%(who)s wins with %(money)s!") % {
+            "who": names.get(best[0], ""), "money": scores[best[0]],
+        }
+    return _("A tie at %(money)s: %(who)s!") % {
+        "who": narration.names_list(best, names), "money": scores[best[0]],
+    }
+
+
 def _players(view: dict[str, Any], names: dict[int, str], player: int | None, over: bool):
     balances = _shown_balances(view)
     return [
@@ -384,6 +426,8 @@ class NumberQuestPresenter(Presenter):
             else "",
             "square_label": _("Square %(n)s") if may_keep else "",
             "over": over,
+            "ending": _ending_text(view, names) if over else "",
+            "winners": _winners_text(view, names) if over else "",
             "your_turn": your_turn,
             "place_phase": place_phase,
             "current_name": names.get(view["current"], ""),
