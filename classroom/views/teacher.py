@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from .. import privacy, roster, selectors, services
 from ..forms import ClassroomForm, CopyClassroomForm, PasteForm, PupilForm
 from ..pictures import AVATARS, PASSWORD_PICTURES
+from ..reports.filters import GAME_NAMES
 from .access import own_classroom, own_pupil, teacher_required
 
 
@@ -55,7 +56,11 @@ def class_detail(request, pk: int):
             "classroom": classroom,
             "pupils": pupils,
             "join_url": join_url,
-            "sessions": selectors.recent_sessions(classroom),
+            # Named by their game: a list of dates alone told six games apart by the minute.
+            "sessions": [
+                (session, GAME_NAMES.get(session.game, session.game))
+                for session in selectors.recent_sessions(classroom)
+            ],
         },
     )
 

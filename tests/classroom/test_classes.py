@@ -82,3 +82,16 @@ def test_sign_in_cards_show_each_pupil_and_their_pictures(teacher_client, classr
     ).content.decode()
     assert page.count('class="signin-card"') == 3
     assert "#sun" in page and "#tree" in page and classroom.code in page
+
+
+def test_the_class_page_names_each_game_it_lists(teacher_client, classroom, teacher, pupils):
+    from games import services
+
+    for game, whole_class in (("numberquest", False), ("nmbr9", True)):
+        services.start_session(
+            classroom, teacher, game=game, options={}, pupils=pupils[:2], table_size=1,
+            whole_class=whole_class, seed=1,
+        )
+    page = teacher_client.get(reverse("classroom:class_detail", args=[classroom.pk]))
+    text = page.content.decode()
+    assert "Number Quest · " in text and "NMBR 9 · the whole class · " in text
