@@ -171,3 +171,28 @@ def test_the_computer_counting_its_money_is_told_its_balance_not_praised(
     said = {"en": "Computer 1 now has {}.", "fr": "Ordinateur 1 a maintenant {}."}[language]
     assert said.format(balance) in the_log(page)
     assert "Well counted" not in page and "Bien compté" not in page
+
+
+def test_the_box_about_the_bank_answer_ends_where_the_next_turn_begins(
+    start, pupils, django_capture_on_commit_callbacks
+):
+    # The next player's roll is the log's and the status's news, not part of
+    # the green "Well counted!" box about the mover's own answer.
+    session, table, mover, text, total = summed_square(start)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(table.pk, pupils[mover], {"type": "calculation", "text": text}, 0, "t1")
+        table.refresh_from_db()
+        services.play(table.pk, pupils[mover], {"type": "place", "square": total},
+                      table.version, "t2")
+    table.refresh_from_db()
+    paid = state_of(table).bank[1]
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = tablet(pupils[mover]).post(
+            reverse("games:table_move", args=[table.pk]),
+            {"type": "bank", "balance": OLD + paid, "version": table.version, "move_id": "t3"},
+            **HTMX,
+        ).content.decode()
+    box = " ".join(re.findall(r'data-testid="feedback"[^>]*>(.*?)</p>', answer, re.S))
+    assert "Well counted!" in box
+    assert "rolled" not in box
+    assert "rolled" in answer  # the log still tells it

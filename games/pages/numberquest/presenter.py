@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import takewhile
 from typing import Any
 
 from django.http import QueryDict
@@ -23,6 +24,7 @@ from games.pages.base import (
     PLAYER_COLOURS,
     TAP_SLOT,
     VERSION_SLOT,
+    FeedbackLine,
     KeptHtml,
     Presenter,
     drawn_once,
@@ -154,6 +156,10 @@ def _standing(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         kept.append(event)
     kept.reverse()
     return kept
+
+
+def _same_turn(event: dict[str, Any]) -> bool:
+    return event.get("kind") != "rolled"
 
 
 def _ending_text(view: dict[str, Any], names: dict[int, str]) -> str:
@@ -350,6 +356,11 @@ class NumberQuestPresenter(Presenter):
 
     def event_text(self, event: dict[str, Any], names: dict[int, str]) -> str:
         return narration.event_text(event, names)
+
+    def feedback(self, events: list[dict[str, Any]], names: dict[int, str]) -> list[FeedbackLine]:
+        # The next player's roll starts the next turn: the log and the status
+        # tell it, not the box about this move ("Well counted!").
+        return super().feedback(list(takewhile(_same_turn, events)), names)
 
     def card_context(self, table, state, names, moves) -> dict[str, Any]:
         view = self.engine.view(state, None)
