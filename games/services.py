@@ -244,7 +244,8 @@ def show_next_card(session: GameSession, expected: int | None = None) -> int:
             return session.cards_shown
         if (
             session.whole_class
-            and session.status != GameSession.Status.ENDED
+            # Paused, the pupils cannot place: a card turned now would be missed.
+            and session.status == GameSession.Status.RUNNING
             and session.cards_shown < deck
         ):
             session.cards_shown += 1

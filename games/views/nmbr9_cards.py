@@ -100,7 +100,7 @@ def cards_context(session: GameSession) -> dict[str, Any]:
         "placing": placing,
         "placing_names": placing if len(placing) <= NAMES_SHOWN else [],
         "all_turned": all_turned,
-        "can_turn": session.status != GameSession.Status.ENDED and not all_turned,
+        "can_turn": session.status == GameSession.Status.RUNNING and not all_turned,
         "counting": len(counting),
         "done": len(done),
         "cards_version": cards_version(session, [t.version for t in tables]),

@@ -77,6 +77,9 @@ def test_the_whole_class_cards_page_can_pause_and_end(
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_test_id("card-number")).to_contain_text("Paused")
     assert page.url.endswith(f"/sessions/{session.pk}/cards/")
+    # Paused, the pupils cannot place: no card is offered to turn.
+    expect(page.get_by_role("button", name="Turn the next card")).to_have_count(0)
+    expect(page.get_by_text("Paused: resume the game to turn the next card.")).to_be_visible()
     page.get_by_role("button", name="Resume").click()
     page.get_by_text("End the game", exact=True).click()
     page.get_by_role("button", name="Yes, end the game").click()

@@ -657,3 +657,13 @@ def test_the_teacher_sees_each_tables_last_count_without_a_query_per_table(
         parts = " + ".join(str(scores[lv]) for lv in sorted(scores, reverse=True))
         seen = teacher_client.get(url).content.decode()
         assert f"Léa M.: {parts} = {sum(scores.values())} ✓" in seen
+
+
+def test_a_paused_whole_class_game_turns_no_card(start):
+    # The pupils cannot place while paused: a card turned then would be missed.
+    session = start(players=2, whole_class=True)
+    shown = session.cards_shown
+    services.set_status(session, "paused")
+    assert services.show_next_card(session, expected=shown) == shown
+    services.set_status(session, "running")
+    assert services.show_next_card(session, expected=shown) == shown + 1
