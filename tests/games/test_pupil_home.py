@@ -50,3 +50,12 @@ def test_one_game_needs_no_start_time(start, pupil_client):
     start()
     (row,) = buttons(pupil_client)
     assert "Play at table 1" in row and "started at" not in row
+
+
+def test_after_every_game_ends_the_pupil_is_told_none_is_on_now(start, pupil_client):
+    # "No game yet" read as if they had never played.
+    session, _table = start()
+    services.set_status(session, GameSession.Status.ENDED)
+    page = pupil_client.get(reverse("classroom:pupil_home")).content.decode()
+    assert buttons(pupil_client) == []
+    assert "No game to play right now. Your teacher will start one." in page
