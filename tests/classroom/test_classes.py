@@ -82,6 +82,11 @@ def test_sign_in_cards_show_each_pupil_and_their_pictures(teacher_client, classr
     ).content.decode()
     assert page.count('class="signin-card"') == 3
     assert "#sun" in page and "#tree" in page and classroom.code in page
+    assert f'Class code: <span class="code">{classroom.code}</span>' in page
+    french = teacher_client.get(
+        reverse("classroom:sign_in_cards", args=[classroom.pk]), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert f'Code de la classe : <span class="code">{classroom.code}</span>' in french
 
 
 def test_the_class_page_names_each_game_it_lists(teacher_client, classroom, teacher, pupils):
