@@ -101,6 +101,16 @@ class PupilForm(forms.ModelForm):
                 self.add_error("first_name", str(refused))
         return data
 
+    def save(self, commit: bool = True) -> Pupil:
+        pupil = super().save(commit=False)
+        if {"first_name", "initial"} & set(self.changed_data):
+            # A new name: the next number among that name's pupils, not the old name's.
+            names = [(pupil.first_name, pupil.initial)]
+            pupil.namesake = roster.next_namesakes(pupil.classroom_id, names, exclude=pupil.pk)[0]
+        if commit:
+            pupil.save()
+        return pupil
+
 
 class PicturePasswordForm(forms.Form):
     """The pictures a pupil tapped, in order: sent as one comma-separated field."""

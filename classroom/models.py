@@ -162,6 +162,9 @@ class Pupil(models.Model):
     # Comma-separated keys of PASSWORD_PICTURES, in tapping order. Not a secret
     # from the teacher: it is printed on the pupil's sign-in card.
     picture_password = models.CharField(_("picture password"), max_length=40)
+    # Tells pupils of one name apart ("Léa M. (2)"), and is printed on their
+    # card: kept when a namesake leaves, so nobody's number changes under them.
+    namesake = models.PositiveSmallIntegerField(default=1, editable=False)
     signed_in_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Moves on at each sign-out; the table tokens a sign-in hands out carry it,
     # so a token of an earlier sign-in reads nothing (games.poll_tokens).

@@ -150,9 +150,33 @@ def in_name_order(pupils) -> list:
     return sorted(pupils, key=lambda p: (*name_key(p.first_name, p.initial), p.pk))
 
 
+def next_namesakes(
+    classroom_id: int, names: list[tuple[str, str]], exclude: int | None = None
+) -> list[int]:
+    """The numbers of new pupils of these (first name, initial), in order:
+    after every number their class's namesakes hold or held. One query."""
+    from .models import Pupil  # the roster's parsing above needs no model
+
+    taken: Counter = Counter()
+    for first_name, initial, namesake in (
+        Pupil.objects.filter(classroom_id=classroom_id)
+        .exclude(pk=exclude)
+        .values_list("first_name", "initial", "namesake")
+    ):
+        key = (first_name.casefold(), initial)
+        taken[key] = max(taken[key], namesake)
+    numbers = []
+    for first_name, initial in names:
+        key = (first_name.casefold(), initial)
+        taken[key] += 1
+        numbers.append(taken[key])
+    return numbers
+
+
 def labels(pupils) -> dict[int, str]:
     """Pupil id -> the name their class knows them by: 'Léa M.', and 'Léa M. (2)'
-    for the second Léa M. of the class (in the order they were added).
+    for the second Léa M. of the class (their ``namesake`` number, kept when a
+    namesake leaves: 'Léa M. (2)' stays so even alone, as her card says).
 
     Counted over the whole class, whichever of its pupils are listed: a table
     of two, a report or an export names a pupil as the class page does. One
@@ -164,18 +188,24 @@ def labels(pupils) -> dict[int, str]:
 
     classmates = Pupil.objects.filter(
         classroom_id__in={p.classroom_id for p in pupils}
-    ).values_list("pk", "classroom_id", "first_name", "initial")
-    totals: Counter = Counter()
-    order: dict[int, int] = {}
-    for pk, classroom_id, first_name, initial in sorted(classmates):
-        key = (classroom_id, first_name.casefold(), initial)
-        totals[key] += 1
-        order[pk] = totals[key]
+    ).values_list("pk", "classroom_id", "first_name", "initial", "namesake")
+    groups: dict[tuple, list[tuple[int, int]]] = {}
+    for pk, classroom_id, first_name, initial, namesake in sorted(classmates):
+        groups.setdefault((classroom_id, first_name.casefold(), initial), []).append((pk, namesake))
+    number: dict[int, int] = {}
+    for members in groups.values():
+        kept = [namesake for _pk, namesake in members]
+        # Pupils made in bulk (the demo, a synthetic school) share the default
+        # number: they are counted in the order they were added instead.
+        distinct = len(set(kept)) == len(kept)
+        for order, (pk, namesake) in enumerate(members, start=1):
+            number[pk] = namesake if distinct else order
     shown = {}
     for pupil in pupils:
         key = (pupil.classroom_id, pupil.first_name.casefold(), pupil.initial)
-        name = pupil.short_name
-        shown[pupil.pk] = f"{name} ({order.get(pupil.pk, 1)})" if totals[key] > 1 else name
+        n = number.get(pupil.pk, 1)
+        numbered = len(groups.get(key, ())) > 1 or n > 1
+        shown[pupil.pk] = f"{pupil.short_name} ({n})" if numbered else pupil.short_name
     return shown
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
-from . import selectors
+from . import roster, selectors
 from .models import Classroom, Pupil, Teacher
 from .pictures import pick_avatar, random_picture_password
 from .roster import RosterLine
@@ -41,6 +41,7 @@ def class_copy(
                     classroom=copy,
                     first_name=p.first_name,
                     initial=p.initial,
+                    namesake=p.namesake,
                     avatar=p.avatar,
                     picture_password=p.picture_password,
                 )
@@ -64,8 +65,10 @@ def pupils_add(classroom: Classroom, lines: Iterable[RosterLine]) -> list[Pupil]
     """The pupils of a confirmed paste, each with an avatar no classmate has yet
     (while there are some) and a new picture password."""
     taken = selectors.avatars_taken(classroom)
+    lines = list(lines)
+    names = [(line.first_name, line.initial) for line in lines]
     new_pupils = []
-    for line in lines:
+    for line, namesake in zip(lines, roster.next_namesakes(classroom.pk, names), strict=True):
         avatar = pick_avatar(taken)
         taken.add(avatar)
         new_pupils.append(
@@ -73,6 +76,7 @@ def pupils_add(classroom: Classroom, lines: Iterable[RosterLine]) -> list[Pupil]
                 classroom=classroom,
                 first_name=line.first_name,
                 initial=line.initial,
+                namesake=namesake,
                 avatar=avatar,
                 picture_password=random_picture_password(),
             )

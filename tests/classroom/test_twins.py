@@ -82,3 +82,35 @@ def test_the_class_report_and_its_files_tell_twins_apart(
         reverse("reports:pupil_report", args=[second.pk])
     ).content.decode()
     assert "Noah B. (2)" in pupil_page
+
+
+def test_a_namesake_keeps_their_number_when_another_leaves(teacher_client, classroom):
+    # The number is printed on the pupil's card: erasing "(2)" must not make "(3)" a "(2)".
+    from classroom import services as class_services
+    from classroom.roster import RosterLine
+
+    lucas = class_services.pupils_add(
+        classroom, [RosterLine(n, "Lucas B", "Lucas", "B") for n in (1, 2, 3)]
+    )
+    assert [p.namesake for p in lucas] == [1, 2, 3]
+    teacher_client.post(reverse("classroom:pupil_erase", args=[lucas[1].pk]))
+    assert not Pupil.objects.filter(pk=lucas[1].pk).exists()
+    assert roster.labels([lucas[0], lucas[2]]) == {
+        lucas[0].pk: "Lucas B. (1)", lucas[2].pk: "Lucas B. (3)",
+    }
+    teacher_client.post(reverse("classroom:pupil_erase", args=[lucas[0].pk]))
+    assert roster.labels([lucas[2]]) == {lucas[2].pk: "Lucas B. (3)"}  # as the card says
+    # A new Lucas B. comes after every number the name has held.
+    (new,) = class_services.pupils_add(classroom, [RosterLine(4, "Lucas B", "Lucas", "B")])
+    assert new.namesake == 4
+
+
+def test_a_pupil_renamed_to_a_namesake_takes_the_next_number(teacher_client, classroom, pupils):
+    lea = pupils[0]
+    teacher_client.post(
+        reverse("classroom:pupil_edit", args=[lea.pk]),
+        {"first_name": "Noah", "initial": "B", "avatar": lea.avatar},
+    )
+    lea.refresh_from_db()
+    assert (lea.short_name, lea.namesake) == ("Noah B.", 2)
+    assert roster.labels([lea]) == {lea.pk: "Noah B. (2)"}
