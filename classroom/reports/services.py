@@ -477,10 +477,14 @@ def games_played(pupil: Pupil) -> list[dict]:
 
 def _step_text(attempt) -> str:
     """As typed; the right answer in brackets only when it was wrong."""
-    text = calculation_text(
-        attempt.skill, attempt.operands, attempt.expected, attempt.given
+    return calculation_text(
+        attempt.skill,
+        attempt.operands,
+        attempt.expected,
+        attempt.given,
+        correct=attempt.correct,
+        gettext=gettext,
     )
-    return text if not attempt.correct else text.rsplit(" (", 1)[0]
 
 
 def session_report(session) -> list[dict]:
