@@ -439,6 +439,65 @@ def pupil_report(pupil: Pupil) -> PupilReport:
 GAMES_SHOWN = 20
 
 
+# ------------------------------------------------------------------ how a game ended
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A player of a finished table: ``place`` 1 is the best (ties share it)."""
+
+    player: int
+    place: int
+    score: int
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    placed: list[Placed]  # best first
+    score_name: str  # what the score counts, for a column head: "Points", "Square"
+    score_format: str  # the same beside a score: "%(score)s points", "square %(score)s"
+
+    def of(self, player: int) -> Placed | None:
+        return next((p for p in self.placed if p.player == player), None)
+
+
+# Games are the floor above classroom: classroom never imports them. The games
+# app hands in how a table's game ended when Django starts (games.apps).
+_outcome_of: Callable[[object], TableOutcome | None] | None = None
+
+
+def provide_outcomes(source: Callable[[object], TableOutcome | None]) -> None:
+    global _outcome_of
+    _outcome_of = source
+
+
+def table_outcome(table) -> TableOutcome | None:
+    """The final places of a finished table; None while it plays (or without games)."""
+    if not table.finished or _outcome_of is None:
+        return None
+    return _outcome_of(table)
+
+
+def _player_names(seats) -> dict[int, str]:
+    """Each player's name from its seats: a team's pupils joined with " & "."""
+    names: dict[int, list[str]] = {}
+    for seat in seats:
+        names.setdefault(seat.player, []).append(
+            seat.pupil.label if seat.pupil_id else gettext("Computer player")
+        )
+    return {player: " & ".join(parts) for player, parts in names.items()}
+
+
+def _ranking(table, outcome: TableOutcome | None) -> list[dict]:
+    if outcome is None:
+        return []
+    names = _player_names(table.seats.all())
+    return [
+        {"place": p.place, "name": names.get(p.player, "?"), "score": p.score, "won": p.place == 1}
+        for p in outcome.placed
+    ]
+
+
 def games_played(pupil: Pupil) -> list[dict]:
     """The pupil's last GAMES_SHOWN game sessions, newest first."""
     counts = {
@@ -459,6 +518,8 @@ def games_played(pupil: Pupil) -> list[dict]:
     for seat in seats:
         session = seat.table.session
         row = counts.get(session.pk, {})
+        outcome = table_outcome(seat.table)
+        placed = outcome.of(seat.player) if outcome else None
         played.append(
             {
                 "session": session,
@@ -467,9 +528,23 @@ def games_played(pupil: Pupil) -> list[dict]:
                 "calculations": row.get("calculations", 0),
                 "right": row.get("right", 0),
                 "wrong": row.get("wrong", 0),
+                "result": _result_text(placed, outcome) if placed and outcome else "",
             }
         )
     return played
+
+
+def _result_text(placed: Placed, outcome: TableOutcome) -> str:
+    """"won · 42 points", "place 2 of 3 · 30 points"."""
+    players = len(outcome.placed)
+    if placed.place == 1:
+        where = gettext("won") if players > 1 else gettext("alone at the table")
+    else:
+        where = gettext("place %(place)s of %(count)s") % {
+            "place": placed.place,
+            "count": players,
+        }
+    return f"{where} · {outcome.score_format % {'score': placed.score}}"
 
 
 # ------------------------------------------------------------------ one session
@@ -520,7 +595,16 @@ def session_report(session) -> list[dict]:
                     ],
                 }
             )
-        tables.append({"table": table, "players": players})
+        outcome = table_outcome(table)
+        tables.append(
+            {
+                "table": table,
+                "players": players,
+                "finished": table.finished,
+                "ranking": _ranking(table, outcome),
+                "score_name": outcome.score_name if outcome else "",
+            }
+        )
     return tables
 
 
