@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
 
 from django.db import transaction
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -326,6 +327,16 @@ class Chart:
 CHART_W, CHART_H, CHART_PAD = 600, 180, 36
 
 
+def week_label(bucket) -> str:
+    """An ISO week ("2026-W48") as a teacher reads it: "week of November 23"."""
+    try:
+        year, week = str(bucket).split("-W")
+        monday = date.fromisocalendar(int(year), int(week), 1)
+    except ValueError:
+        return str(bucket)
+    return gettext("week of %(monday)s") % {"monday": date_format(monday, "MONTH_DAY_FORMAT")}
+
+
 def _chart(skill: str, points: list[trend.TrendPoint]) -> Chart:
     inner_w, inner_h = CHART_W - 2 * CHART_PAD, CHART_H - 2 * 16
     step = inner_w / max(1, len(points) - 1)
@@ -343,7 +354,7 @@ def _chart(skill: str, points: list[trend.TrendPoint]) -> Chart:
                 "y_estimate": y(point.estimate),
                 "box_x": round(x - 4, 1),
                 "box_y": round(y(point.estimate) - 4, 1),
-                "week": point.bucket,
+                "week": week_label(point.bucket),
                 "attempts": point.attempts,
                 "correct": point.correct,
                 "accuracy": round(point.accuracy * 100),

@@ -172,3 +172,38 @@ def test_every_kind_of_calculation_reads_in_words_not_skill_ids(
         assert shown in mistakes
     for skill_id in ("scoring:", "add:", "primes:", "left_to_right", "multi_step"):
         assert skill_id not in session_page and skill_id not in mistakes
+
+
+def visible(text: str) -> str:
+    """The words of a page: no tags, no styles or scripts (their "a:b" is CSS)."""
+    text = re.sub(r"<(style|script)\b.*?</\1>", " ", text, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", text)
+
+
+def test_french_reports_put_no_de_before_a_name_and_a_space_before_colons(
+    played, every_kind, teacher_client, pupils  # noqa: F811
+):
+    from classroom import roster
+
+    urls = [
+        reverse("reports:session_report", args=[played.pk]),
+        reverse("reports:session_report", args=[every_kind.pk]),
+        *(reverse("reports:pupil_report", args=[p.pk]) for p in pupils),
+    ]
+    names = [p.label for p in roster.label_each(pupils)]
+    for url in urls:
+        text = page(teacher_client, url, "fr")
+        for name in names:
+            # "de Inès D." wants "d'Inès D.": names are data, so no "de" before one.
+            assert f"de {name}" not in text and f"que {name}" not in text
+        words = visible(text)
+        assert not re.search(r"\w:(\s|$)", words), re.search(r".{30}\w:(\s|$)", words)
+    pupil_page = page(teacher_client, reverse("reports:pupil_report", args=[pupils[1].pk]), "fr")
+    assert "Bilan de l'élève Noah B." in pupil_page
+    session_page = page(
+        teacher_client, reverse("reports:session_report", args=[every_kind.pk]), "fr"
+    )
+    assert "Calculs de l'élève Léa M." in session_page
+    assert "semaine du " in pupil_page and not re.search(r"\d{4}-W\d\d", pupil_page)
+    english = page(teacher_client, reverse("reports:pupil_report", args=[pupils[1].pk]), "en")
+    assert "week of " in english and not re.search(r"\d{4}-W\d\d", english)
