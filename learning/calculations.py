@@ -35,6 +35,8 @@ from .numbers import number, text, whole
 from .skills import SYMBOLS
 
 WHOLE_CALCULATION = ("multi_step", "left_to_right", "brackets")
+# Skills written as a sentence, not as the equation the pupil typed.
+IN_WORDS = frozenset({"scoring", "primes", "powers", *WHOLE_CALCULATION})
 
 MSG_AND = N_("%(first)s and %(last)s")
 MSG_NOT = N_("%(text)s (not %(given)s)")

@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from classroom import roster
 from classroom.models import Attempt, Classroom, Opportunity, Pupil, PupilSkill
 from learning import opportunities, trend, verdicts
+from learning.calculations import IN_WORDS
 from learning.i18n import untranslated
 from learning.mistakes import MISTAKE_LABELS, calculation_text
 from learning.records import AttemptRecord, OpportunityRecord
@@ -425,6 +426,7 @@ def pupil_report(pupil: Pupil) -> PupilReport:
             "skill": skill_name(m.skill),
             "kind": gettext(MISTAKE_LABELS.get(m.kind, MISTAKE_LABELS["other"])),
             "calculation": m.calculation,
+            "in_words": m.skill in IN_WORDS,
             "created_at": m.created_at,
         }
         for m in reversed(result.mistakes)
@@ -597,6 +599,7 @@ def session_report(session) -> list[dict]:
                     "steps": [
                         {
                             "text": _step_text(a),
+                            "in_words": a.skill in IN_WORDS,
                             "correct": a.correct,
                             "first_try": a.first_try,
                             "skill": skill_name(a.skill),
