@@ -164,8 +164,7 @@ def _player_html(player: dict) -> str:
     html = [
         '<li class="current">' if player["current"] else "<li>",
         f'<span class="dot-token" style="background:{_shown(player["colour"])}"></span>',
-        _("%(name)s: %(score)s")
-        % {"name": _shown(player["name"]), "score": f"<strong>{_shown(player['score'])}</strong>"},
+        f"{_shown(player['name'])}: <strong>{_shown(player['score'])}</strong>",
     ]
     if player["current"]:
         html.append(f" ← {_('turn')}")
