@@ -13,14 +13,16 @@ class GamesConfig(AppConfig):
         from classroom import play_list
         from classroom.models import Teacher
         from classroom.reports.filters import GAME_NAMES
+        from classroom.reports.services import provide_outcomes
         from classroom.signals import pupils_signed_out
-        from games import live_view, seating
+        from games import live_view, outcomes, seating
         from games.models import Seat, Table
         from games.pages import PAGES
         from games.poll_tokens import forget_sign_ins
         from games.services import play_list_of
 
         play_list.provide(play_list_of)
+        provide_outcomes(outcomes.table_outcome)
         GAME_NAMES.update({slug: page.title for slug, page in PAGES.items()})
         pupils_signed_out.connect(forget_sign_ins, dispatch_uid="games.poll_tokens")
         # An erased pupil's seat goes with them, without a move or a new seating.

@@ -27,10 +27,12 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from .i18n import N_
-from .numbers import number, text
+from .calculations import calculation_text
+from .i18n import N_, Gettext, untranslated
+from .numbers import number
 from .records import AttemptRecord
-from .skills import SYMBOLS
+
+__all__ = ["MISTAKE_LABELS", "Mistake", "calculation_text", "mistake", "name_mistake"]
 
 MISTAKE_LABELS = {
     "added_instead": N_("added instead"),
@@ -47,7 +49,7 @@ MISTAKE_LABELS = {
 class Mistake(NamedTuple):
     skill: str
     kind: str
-    calculation: str  # "7 × 8 = 54 (56)"
+    calculation: str  # "7 × 8 = 54 (56)" (learning.calculations)
     created_at: datetime | None
 
 
@@ -104,22 +106,19 @@ def name_mistake(skill: str, operands: list, expected: Any, given: Any) -> str:
     return "other"
 
 
-def calculation_text(skill: str, operands: list, expected: Any, given: Any) -> str:
-    """ "7 × 8 = 54 (56)": what the pupil typed, then the right answer."""
-    symbol = SYMBOLS.get(skill)
-    if symbol and len(operands) == 2:
-        left = f" {symbol} ".join(text(x) for x in operands)
-    else:
-        left = f"{skill}: " + ", ".join(text(x) for x in operands)
-    return f"{left} = {text(given)} ({text(expected)})"
-
-
-def mistake(attempt: AttemptRecord) -> Mistake:
-    """A wrong attempt, named and written out."""
-    operands = attempt.operands or ()
+def mistake(attempt: AttemptRecord, gettext: Gettext = untranslated) -> Mistake:
+    """A wrong attempt, named and written out in ``gettext``'s language."""
+    operands = list(attempt.operands or ())
     return Mistake(
         skill=attempt.skill,
         kind=name_mistake(attempt.skill, operands, attempt.expected, attempt.given),
-        calculation=calculation_text(attempt.skill, operands, attempt.expected, attempt.given),
+        calculation=calculation_text(
+            attempt.skill,
+            operands,
+            attempt.expected,
+            attempt.given,
+            correct=attempt.correct,
+            gettext=gettext,
+        ),
         created_at=attempt.created_at,
     )

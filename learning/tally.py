@@ -141,7 +141,7 @@ class MasteryAccumulator:
             avoidance=self._avoidance.result(),
             tables=self._tables.grid(),
             facts=self._tables.fact_grid(),
-            mistakes=[mistake(attempt) for attempt in self._mistakes],
+            mistakes=[mistake(attempt, gettext) for attempt in self._mistakes],
         )
 
 

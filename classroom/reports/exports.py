@@ -249,7 +249,13 @@ def to_pdf(report) -> bytes:
         for cell in row.cells:
             if cell.summary.first_tries:
                 story.append(
-                    Paragraph(_escape(f"{names[cell.skill]}: {cell.summary.sentence}"), small)
+                    Paragraph(
+                        _escape(
+                            _("%(skill)s: %(sentence)s")
+                            % {"skill": names[cell.skill], "sentence": cell.summary.sentence}
+                        ),
+                        small,
+                    )
                 )
         story.append(Spacer(1, 0.4 * cm))
         story.append(

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
 
 from django.db import transaction
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -32,6 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from classroom import roster
 from classroom.models import Attempt, Classroom, Opportunity, Pupil, PupilSkill
 from learning import opportunities, trend, verdicts
+from learning.calculations import IN_WORDS
 from learning.i18n import untranslated
 from learning.mistakes import MISTAKE_LABELS, calculation_text
 from learning.records import AttemptRecord, OpportunityRecord
@@ -326,6 +328,16 @@ class Chart:
 CHART_W, CHART_H, CHART_PAD = 600, 180, 36
 
 
+def week_label(bucket) -> str:
+    """An ISO week ("2026-W48") as a teacher reads it: "week of November 23"."""
+    try:
+        year, week = str(bucket).split("-W")
+        monday = date.fromisocalendar(int(year), int(week), 1)
+    except ValueError:
+        return str(bucket)
+    return gettext("week of %(monday)s") % {"monday": date_format(monday, "MONTH_DAY_FORMAT")}
+
+
 def _chart(skill: str, points: list[trend.TrendPoint]) -> Chart:
     inner_w, inner_h = CHART_W - 2 * CHART_PAD, CHART_H - 2 * 16
     step = inner_w / max(1, len(points) - 1)
@@ -343,7 +355,7 @@ def _chart(skill: str, points: list[trend.TrendPoint]) -> Chart:
                 "y_estimate": y(point.estimate),
                 "box_x": round(x - 4, 1),
                 "box_y": round(y(point.estimate) - 4, 1),
-                "week": point.bucket,
+                "week": week_label(point.bucket),
                 "attempts": point.attempts,
                 "correct": point.correct,
                 "accuracy": round(point.accuracy * 100),
@@ -414,6 +426,7 @@ def pupil_report(pupil: Pupil) -> PupilReport:
             "skill": skill_name(m.skill),
             "kind": gettext(MISTAKE_LABELS.get(m.kind, MISTAKE_LABELS["other"])),
             "calculation": m.calculation,
+            "in_words": m.skill in IN_WORDS,
             "created_at": m.created_at,
         }
         for m in reversed(result.mistakes)
@@ -439,6 +452,65 @@ def pupil_report(pupil: Pupil) -> PupilReport:
 GAMES_SHOWN = 20
 
 
+# ------------------------------------------------------------------ how a game ended
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A player of a finished table: ``place`` 1 is the best (ties share it)."""
+
+    player: int
+    place: int
+    score: int
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    placed: list[Placed]  # best first
+    score_name: str  # what the score counts, for a column head: "Points", "Square"
+    score_format: str  # the same beside a score: "%(score)s points", "square %(score)s"
+
+    def of(self, player: int) -> Placed | None:
+        return next((p for p in self.placed if p.player == player), None)
+
+
+# Games are the floor above classroom: classroom never imports them. The games
+# app hands in how a table's game ended when Django starts (games.apps).
+_outcome_of: Callable[[object], TableOutcome | None] | None = None
+
+
+def provide_outcomes(source: Callable[[object], TableOutcome | None]) -> None:
+    global _outcome_of
+    _outcome_of = source
+
+
+def table_outcome(table) -> TableOutcome | None:
+    """The final places of a finished table; None while it plays (or without games)."""
+    if not table.finished or _outcome_of is None:
+        return None
+    return _outcome_of(table)
+
+
+def _player_names(seats) -> dict[int, str]:
+    """Each player's name from its seats: a team's pupils joined with " & "."""
+    names: dict[int, list[str]] = {}
+    for seat in seats:
+        names.setdefault(seat.player, []).append(
+            seat.pupil.label if seat.pupil_id else gettext("Computer player")
+        )
+    return {player: " & ".join(parts) for player, parts in names.items()}
+
+
+def _ranking(table, outcome: TableOutcome | None) -> list[dict]:
+    if outcome is None:
+        return []
+    names = _player_names(table.seats.all())
+    return [
+        {"place": p.place, "name": names.get(p.player, "?"), "score": p.score, "won": p.place == 1}
+        for p in outcome.placed
+    ]
+
+
 def games_played(pupil: Pupil) -> list[dict]:
     """The pupil's last GAMES_SHOWN game sessions, newest first."""
     counts = {
@@ -459,6 +531,8 @@ def games_played(pupil: Pupil) -> list[dict]:
     for seat in seats:
         session = seat.table.session
         row = counts.get(session.pk, {})
+        outcome = table_outcome(seat.table)
+        placed = outcome.of(seat.player) if outcome else None
         played.append(
             {
                 "session": session,
@@ -467,9 +541,23 @@ def games_played(pupil: Pupil) -> list[dict]:
                 "calculations": row.get("calculations", 0),
                 "right": row.get("right", 0),
                 "wrong": row.get("wrong", 0),
+                "result": _result_text(placed, outcome) if placed and outcome else "",
             }
         )
     return played
+
+
+def _result_text(placed: Placed, outcome: TableOutcome) -> str:
+    """"won · 42 points", "place 2 of 3 · 30 points"."""
+    players = len(outcome.placed)
+    if placed.place == 1:
+        where = gettext("won") if players > 1 else gettext("alone at the table")
+    else:
+        where = gettext("place %(place)s of %(count)s") % {
+            "place": placed.place,
+            "count": players,
+        }
+    return f"{where} · {outcome.score_format % {'score': placed.score}}"
 
 
 # ------------------------------------------------------------------ one session
@@ -477,10 +565,14 @@ def games_played(pupil: Pupil) -> list[dict]:
 
 def _step_text(attempt) -> str:
     """As typed; the right answer in brackets only when it was wrong."""
-    text = calculation_text(
-        attempt.skill, attempt.operands, attempt.expected, attempt.given
+    return calculation_text(
+        attempt.skill,
+        attempt.operands,
+        attempt.expected,
+        attempt.given,
+        correct=attempt.correct,
+        gettext=gettext,
     )
-    return text if not attempt.correct else text.rsplit(" (", 1)[0]
 
 
 def session_report(session) -> list[dict]:
@@ -507,6 +599,7 @@ def session_report(session) -> list[dict]:
                     "steps": [
                         {
                             "text": _step_text(a),
+                            "in_words": a.skill in IN_WORDS,
                             "correct": a.correct,
                             "first_try": a.first_try,
                             "skill": skill_name(a.skill),
@@ -516,7 +609,16 @@ def session_report(session) -> list[dict]:
                     ],
                 }
             )
-        tables.append({"table": table, "players": players})
+        outcome = table_outcome(table)
+        tables.append(
+            {
+                "table": table,
+                "players": players,
+                "finished": table.finished,
+                "ranking": _ranking(table, outcome),
+                "score_name": outcome.score_name if outcome else "",
+            }
+        )
     return tables
 
 

@@ -1,7 +1,8 @@
 """The pupil's count at the end of the game (RULES.md 0.3, 4.10).
 
 Each pupil values the groups of :func:`engine.numx.scoring.count_steps` of
-their own row in order (``count_group``: a ``scoring`` attempt, and a ``mul``
+their own row in order (``count_group``: a ``scoring`` attempt on the group's
+card ids, "shadow4", whose colours say why it is worth what it is, and a ``mul``
 attempt when the worth is a value times a count), then types the total
 (``count_total``: an ``add`` attempt) when there are two groups or more. A
 wrong step is recorded and play goes on with the right worth, which the event
@@ -70,8 +71,8 @@ def apply_count(state: NumxState, player: int, kind: str, move: dict[str, Any]) 
             raise IllegalMove(f"Count {name} now.", "count_in_order", **step.move_key())
         given = read_int_field(move, "worth", 0, MAX_TYPED)
         correct = given == step.worth
-        attempts = [Attempt("scoring", tuple(v for v, _ in step.cards), step.worth, given,
-                            correct)]
+        cards = tuple(f"{colour}{value}" for value, colour in step.cards)
+        attempts = [Attempt("scoring", cards, step.worth, given, correct)]
         if step.mul is not None:
             attempts.append(Attempt("mul", step.mul, step.worth, given, correct))
         state = set_fields(state, counts=with_item(state.counts, player,

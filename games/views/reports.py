@@ -18,6 +18,7 @@ def session_report(request, pk: int):
     session = get_object_or_404(
         GameSession.objects.select_related("classroom"), pk=pk, classroom__teacher=request.user
     )
+    tables = services.session_report(session)
     return render(
         request,
         "classroom/report_session.html",
@@ -25,6 +26,8 @@ def session_report(request, pk: int):
             "session": session,
             "classroom": session.classroom,
             "game": GAME_NAMES.get(session.game, session.game),
-            "tables": services.session_report(session),
+            "tables": tables,
+            # A session the teacher has not ended may be over at every table.
+            "all_finished": bool(tables) and all(entry["finished"] for entry in tables),
         },
     )

@@ -117,3 +117,93 @@ def test_a_pupil_alone_who_never_moved_did_not_win(classroom, teacher, pupils):
     state = shown.engine.from_json(table.state)
     context = shown.card_context(table, state, {0: "Zoé"}, [])
     assert [p["winner"] for p in context["players"]] == [False]
+
+
+@pytest.fixture
+def every_kind(classroom, teacher, pupils):
+    """One wrong attempt of each kind that is not a two-number operation, by Léa."""
+    from django.utils import timezone
+
+    from classroom.models import Attempt
+    from games.models import Seat, Table
+
+    session = GameSession.objects.create(classroom=classroom, teacher=teacher, game="numx")
+    table = Table.objects.create(
+        session=session, number=1, seed=1, state={}, turn_started_at=timezone.now()
+    )
+    Seat.objects.create(table=table, player=0, pupil=pupils[0])
+    kinds = [
+        ("scoring", ["shadow4"], "0", "4"),
+        ("add", ["3", "12", "13"], "28", "27"),
+        ("primes", ["17"], "19", "18"),
+        ("left_to_right", ["7", "4", "3", "4"], "2", "10"),
+    ]
+    Attempt.objects.bulk_create(
+        Attempt(pupil=pupils[0], session=session, table=table, game="numx", skill=skill,
+                operands=operands, expected=expected, given=given, correct=False)
+        for skill, operands, expected, given in kinds
+    )
+    return session
+
+
+EVERY_KIND_SHOWN = {
+    "en": ["Card Shadow 4 is worth 0 (not 4)", "3 + 12 + 13 = 27 (28)",
+           "17 is ultimate: on to 19 (not 18)",
+           "7, 4, 3 and 4 from left to right to make 2 (a step was wrong)"],
+    "fr": ["La carte Ombre 4 vaut 0 (pas 4)", "3 + 12 + 13 = 27 (28)",
+           "17 est ultime : le pion avance à 19 (pas 18)",
+           "7, 4, 3 et 4 de gauche à droite pour faire 2 (une étape fausse)"],
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_kind_of_calculation_reads_in_words_not_skill_ids(
+    every_kind, teacher_client, pupils, language
+):
+    session_page = page(
+        teacher_client, reverse("reports:session_report", args=[every_kind.pk]), language
+    )
+    mistakes = section(
+        page(teacher_client, reverse("reports:pupil_report", args=[pupils[0].pk]), language),
+        "mistakes",
+    )
+    for shown in EVERY_KIND_SHOWN[language]:
+        assert shown in session_page
+        assert shown in mistakes
+    for skill_id in ("scoring:", "add:", "primes:", "left_to_right", "multi_step"):
+        assert skill_id not in session_page and skill_id not in mistakes
+
+
+def visible(text: str) -> str:
+    """The words of a page: no tags, no styles or scripts (their "a:b" is CSS)."""
+    text = re.sub(r"<(style|script)\b.*?</\1>", " ", text, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", text)
+
+
+def test_french_reports_put_no_de_before_a_name_and_a_space_before_colons(
+    played, every_kind, teacher_client, pupils  # noqa: F811
+):
+    from classroom import roster
+
+    urls = [
+        reverse("reports:session_report", args=[played.pk]),
+        reverse("reports:session_report", args=[every_kind.pk]),
+        *(reverse("reports:pupil_report", args=[p.pk]) for p in pupils),
+    ]
+    names = [p.label for p in roster.label_each(pupils)]
+    for url in urls:
+        text = page(teacher_client, url, "fr")
+        for name in names:
+            # "de Inès D." wants "d'Inès D.": names are data, so no "de" before one.
+            assert f"de {name}" not in text and f"que {name}" not in text
+        words = visible(text)
+        assert not re.search(r"\w:(\s|$)", words), re.search(r".{30}\w:(\s|$)", words)
+    pupil_page = page(teacher_client, reverse("reports:pupil_report", args=[pupils[1].pk]), "fr")
+    assert "Bilan de l'élève Noah B." in pupil_page
+    session_page = page(
+        teacher_client, reverse("reports:session_report", args=[every_kind.pk]), "fr"
+    )
+    assert "Calculs de l'élève Léa M." in session_page
+    assert "semaine du " in pupil_page and not re.search(r"\d{4}-W\d\d", pupil_page)
+    english = page(teacher_client, reverse("reports:pupil_report", args=[pupils[1].pk]), "en")
+    assert "week of " in english and not re.search(r"\d{4}-W\d\d", english)

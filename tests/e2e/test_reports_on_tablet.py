@@ -59,7 +59,7 @@ def test_pupil_report_names_every_figure_of_games_played(live_server, page, teac
     sign_in_teacher(page, live_server.url, teacher)
     page.goto(live_server.url + f"/pupils/{pupils[0].pk}/report/")
     shown = labels_shown(page, "table.list.stack tbody td[data-label]")
-    assert shown == ["Calculations", "Right first time", "Wrong first time"]
+    assert shown == ["Result", "Calculations", "Right first time", "Wrong first time"]
 
 
 def test_class_grid_fits_a_tablet_in_portrait(live_server, page, teacher, classroom, reported):

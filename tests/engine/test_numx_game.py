@@ -344,6 +344,8 @@ def test_the_count_step_by_step_with_a_wrong_step_shown_right():
     state, _, out = play(state, 0, {"type": "count_group", "value": 6, "worth": 36})
     assert [(a.skill, a.expected, a.correct) for a in out.attempts] == [
         ("scoring", 12, False), ("mul", 12, False)]
+    # The cards' colours say why the group is worth 12: the report names them.
+    assert out.attempts[0].operands == ("blue6", "rainbow6")
     assert out.events[0].data["expected"] == 12
     assert refused(state, 0, {"type": "count_total", "total": 13}) == "groups_first"
     state, _, out = play(state, 0, {"type": "count_group", "colour": "green", "worth": 1})

@@ -419,3 +419,41 @@ def test_a_table_played_to_the_end_brings_the_class_report_up_to_date(
     assert report.updated_at is not None
     lea = next(row for row in report.rows if row.pupil.first_name == "Léa")
     assert any(cell.summary.attempts for cell in lea.cells)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", ["every table has finished", "game over", "Final result", "wins",
+                "won · square 99", "place 2 of 2 · square 40"]),
+        ("fr", ["toutes les tables ont fini", "partie terminée", "Résultat final", "gagne",
+                "a gagné · case 99", "place 2 sur 2 · case 40"]),
+    ],
+)
+def test_the_reports_say_how_a_finished_table_ended(
+    start, pupil_client, teacher, pupils, language, said
+):
+    import html
+
+    from django.test import Client
+
+    session, table = start()
+    set_state(table, turn=0, phase="sum", dice=(2, 4), positions=(93, 40))
+    post_move(pupil_client, table, type="sum", value="6")
+    post_move(pupil_client, table, type="reach", square="99")
+    teacher_client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    teacher_client.force_login(teacher)
+
+    def read(url: str) -> str:
+        return html.unescape(teacher_client.get(url).content.decode())
+
+    # The teacher has not ended the session, but every table's game is over.
+    assert session.status == GameSession.Status.RUNNING
+    report = read(reverse("reports:session_report", args=[session.pk]))
+    ranking = re.search(r'data-testid="ranking-1">(.*?)</table>', report, re.S).group(1)
+    rows = re.findall(r"<tr.*?</tr>", ranking.split("<tbody>")[1], re.S)
+    assert "Léa M." in rows[0] and ">99<" in rows[0] and said[3] in rows[0]
+    assert "Noah B." in rows[1] and ">40<" in rows[1] and said[3] not in rows[1]
+    assert all(words in report for words in said[:3])
+    assert read(reverse("reports:pupil_report", args=[pupils[0].pk])).count(said[4]) == 1
+    assert said[5] in read(reverse("reports:pupil_report", args=[pupils[1].pk]))

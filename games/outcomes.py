@@ -1,0 +1,31 @@
+"""How a finished table's game ended, for the reports (classroom.reports.services
+asks through ``provide_outcomes``: classroom never imports games)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+
+from classroom.reports.services import Placed, TableOutcome
+
+from .pages import engine_of
+
+# The Ultimes race ranks by the square each pawn reached; the others by points.
+SQUARES = {"ultimes"}
+
+
+def table_outcome(table) -> TableOutcome | None:
+    """The places of the table's players once its engine names a result."""
+    try:
+        engine = engine_of(table.session.game)
+        result = engine.result(engine.from_json(table.state))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None  # a table whose state no engine reads has no result to show
+    if result is None:
+        return None
+    placed = []
+    for group in result.ranking:
+        place = len(placed) + 1
+        placed += [Placed(player, place, result.scores[player]) for player in group]
+    if table.session.game in SQUARES:
+        return TableOutcome(placed, gettext("Square"), gettext("square %(score)s"))
+    return TableOutcome(placed, gettext("Points"), gettext("%(score)s points"))
