@@ -415,6 +415,44 @@ def distribute_table(start):
     return session, table, put(table, replace(state, phase="distribute", winner=0, current=0))
 
 
+def checked(html: str) -> set[tuple[str, str]]:
+    """The radio buttons of the hand-out a page has checked, as (name, value)."""
+    return set(re.findall(
+        r'<input type="radio" name="((?:to|face|end)-[a-z]+\d*)" value="([^"]*)" checked', html))
+
+
+def test_a_refused_hand_out_keeps_every_choice_and_says_why_by_the_button(start, client, pupils):
+    session, table, state = distribute_table(start)
+    lea = tablet(client.__class__, pupils[0])
+    offered = "blue6,shadow6,red8,rainbow8,yellow8"
+    answer = post_move(lea, table, type="distribute", offered=offered, **{
+        "to-red8": "1", "face-red8": "down", "end-red8": "left",
+        "to-blue6": "1", "end-blue6": "left", "to-yellow8": "1", "to-shadow6": "0",
+        "face-rainbow8": "down"})
+    page = answer.content.decode()
+    assert notes(page) == ["No one may get more than half of the cards: 2 cards each at most."]
+    assert checked(page) == {
+        ("to-blue6", "1"), ("face-blue6", "up"), ("end-blue6", "left"),
+        ("to-shadow6", "0"), ("face-shadow6", "up"), ("end-shadow6", "right"),
+        ("to-red8", "1"), ("face-red8", "down"), ("end-red8", "left"),
+        ("to-rainbow8", ""), ("face-rainbow8", "down"), ("end-rainbow8", "right"),
+        ("to-yellow8", "1"), ("face-yellow8", "up"), ("end-yellow8", "right"),
+    }
+    # The refusal is said inside the form, just above its button, not at the top.
+    form = page[page.index('class="nx-distribute"'):page.index('data-testid="hand-out"')]
+    assert 'data-testid="note" role="alert"' in form
+    assert page.count('data-testid="note"') == 1
+    # A forged choice falls back to the form's own default; the page then
+    # draws the form afresh.
+    answer = post_move(lea, table, type="distribute", offered=offered, **{
+        "to-red8": "7", "face-red8": "sideways", "to-blue6": "1", "to-yellow8": "1",
+        "to-shadow6": "1"})
+    page = answer.content.decode()
+    assert {("to-red8", ""), ("face-red8", "up"), ("to-shadow6", "1")} <= checked(page)
+    assert "form-note-slot" not in page_of(lea, table).content.decode()
+    assert checked(page_of(lea, table).content.decode()) >= {("to-red8", ""), ("to-blue6", "")}
+
+
 def test_the_winner_hands_out_cards_and_the_limits_are_explained(start, client, pupils):
     session, table, state = distribute_table(start)
     lea, noah = tablet(client.__class__, pupils[0]), tablet(client.__class__, pupils[1])
