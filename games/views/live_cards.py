@@ -164,7 +164,9 @@ def _player_html(player: dict) -> str:
     html = [
         '<li class="current">' if player["current"] else "<li>",
         f'<span class="dot-token" style="background:{_shown(player["colour"])}"></span>',
-        f"{_shown(player['name'])}: <strong>{_shown(player['score'])}</strong>",
+        # French puts a space before the colon: it is the translation's.
+        _("%(name)s:") % {"name": _shown(player["name"])},
+        f" <strong>{_shown(player['score'])}</strong>",
     ]
     if player["current"]:
         html.append(f" ← {_('turn')}")

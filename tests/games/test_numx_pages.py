@@ -641,6 +641,46 @@ def test_the_start_form_starts_numx_with_its_mode(teacher_client, classroom, pup
     assert state.players == 3 and state.mode == "family" and len(state.hands[0]) == 12
 
 
+def test_the_french_count_agrees_its_colours_and_spaces_its_colons(start, client, pupils, teacher):
+    # "les cartes vertes" (plural, feminine, like "cartes"), and French puts a
+    # space before a colon: "Total : 15 + 2 = 17", "Léa M. : 17".
+    session, table, state = count_table(start)
+    lea = tablet(client.__class__, pupils[0])
+
+    def move(**fields):
+        table.refresh_from_db()
+        data = {"version": table.version, "move_id": f"tap-{table.version}", **fields}
+        return html_lib.unescape(lea.post(reverse("games:table_move", args=[table.pk]), data,
+                                          HTTP_ACCEPT_LANGUAGE="fr", **HTMX).content.decode())
+
+    answer = move(type="count_group", value="5", worth="15")
+    assert "Groupe 2 sur 2 : combien valent les cartes vertes restées seules ?" in answer
+    answer = move(type="count_group", colour="green", worth="2")
+    assert "Léa M. : les cartes vertes restées seules valent 2. Juste !" in answer
+    answer = move(type="count_total", total="17")
+    assert "Total : 15 + 2 = <strong>17</strong>" in answer
+    assert "Les cartes vertes restées seules" in answer
+    assert not re.search(r"cartes (bleu|rouge|jaune|vert) ", answer)
+    assert not re.search(r"\w: ", re.sub(r"<[^>]*>", "", answer).replace("https: ", ""))
+    names = {0: "Léa M.", 1: "Noah B."}
+    with translation.override("fr"):
+        assert [said_in_log({"kind": "counted_group", "player": 0, "data": {
+            "step": {"kind": "colour", "key": colour}, "expected": 1, "given": 1,
+            "correct": True}}, names) for colour in ("blue", "red", "yellow")] == [
+            f"Léa M. : les cartes {c} restées seules valent 1. Juste !"
+            for c in ("bleues", "rouges", "jaunes")]
+        assert said_in_log({"kind": "revealed", "player": 0, "data": {
+            "cards": ["blue7", "red2"], "starter": 1}}, names) == (
+            "Les cartes se retournent ensemble : Léa M. : 7 bleu, Noah B. : 2 rouge. "
+            "Noah B. commence.")
+    teacher_view = client.__class__()
+    teacher_view.force_login(teacher)
+    live_page = html_lib.unescape(teacher_view.get(
+        reverse("games:session_live", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode())
+    assert "Léa M. : <strong>" in live_page and "Noah B. : <strong>" in live_page
+
+
 def test_french_tablets_read_french(start, pupil_client):
     session, table = start()
     deal(table, [["blue2", "red4"], ["blue5", "red9"]])
