@@ -182,6 +182,9 @@ def _card_html(table: Table, context: dict) -> str:
         f'<article id="live-table-{_shown(table.pk)}" class="card live-table'
         f'{" stuck" if stuck else ""}" data-testid="live-table-{_shown(table.number)}">\n',
         f"  <h2>{_('Table %(n)s') % {'n': _shown(table.number)}}</h2>\n",
+        # A finished table among those still playing: said first, in words.
+        f'  <p class="over-flag" data-testid="table-over">{_("The game is over.")}</p>\n'
+        if table.finished else "",
         f'  <div class="mini-board">{conditional_escape(context["board_html"])}</div>\n',
         '  <ul class="mini-players">',
         *(_player_html(player) for player in context["players"]),

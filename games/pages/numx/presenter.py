@@ -298,6 +298,7 @@ def board_html(state, view: dict[str, Any], names: dict[int, str],
             "rounds": view["rounds"],
             "tour": view["tour"] + 1,
             "winner_name": winner_name,
+            "winner_names": [p["name"] for p in players if p["winner"]],
         }
         if offer:
             board["distribution_public"] = shown.distribution(view, names)
