@@ -15,6 +15,13 @@ from engine.core import IllegalMove
 SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 
 
+def said_of(who: str, what: str) -> str:
+    """"Emma T.: 32", a name and what is said of it: French puts a space
+    before the colon ("Emma T. : 32"), so the colon is the translation's."""
+    # Translators: a name (or a label) and what is said of it, "Emma T.: 32 points".
+    return _("%(who)s: %(what)s") % {"who": who, "what": what}
+
+
 def _step_text(data: dict[str, Any], result_key: str = "result") -> str:
     return (
         f"{data.get('left')} {SYMBOLS.get(data.get('op'), data.get('op'))} "

@@ -110,6 +110,10 @@ MOVE_FIELDS_SLOT = "<!--move-fields-slot-->"
 # Where the page the watchers of a table share leaves out what only one of
 # them may see (their hand): games.watching fills it per watcher.
 OWN_SLOT = "<!--watcher-own-->"
+# Where a move form drawn in a kept piece says why the move it sent was
+# refused: next to the choices the pupil is correcting, not at the top of a
+# page they have scrolled down (games.views.tables.table_context fills it).
+FORM_NOTE_SLOT = "<!--form-note-slot-->"
 
 
 def you_slot(player: int) -> str:

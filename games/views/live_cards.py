@@ -164,7 +164,9 @@ def _player_html(player: dict) -> str:
     html = [
         '<li class="current">' if player["current"] else "<li>",
         f'<span class="dot-token" style="background:{_shown(player["colour"])}"></span>',
-        f"{_shown(player['name'])}: <strong>{_shown(player['score'])}</strong>",
+        # French puts a space before the colon: it is the translation's.
+        _("%(name)s:") % {"name": _shown(player["name"])},
+        f" <strong>{_shown(player['score'])}</strong>",
     ]
     if player["current"]:
         html.append(f" ← {_('turn')}")
@@ -180,6 +182,9 @@ def _card_html(table: Table, context: dict) -> str:
         f'<article id="live-table-{_shown(table.pk)}" class="card live-table'
         f'{" stuck" if stuck else ""}" data-testid="live-table-{_shown(table.number)}">\n',
         f"  <h2>{_('Table %(n)s') % {'n': _shown(table.number)}}</h2>\n",
+        # A finished table among those still playing: said first, in words.
+        f'  <p class="over-flag" data-testid="table-over">{_("The game is over.")}</p>\n'
+        if table.finished else "",
         f'  <div class="mini-board">{conditional_escape(context["board_html"])}</div>\n',
         '  <ul class="mini-players">',
         *(_player_html(player) for player in context["players"]),

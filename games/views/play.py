@@ -133,7 +133,9 @@ def table_move(request, pk: int):
     move = shown.read_move(request.POST)
     if move is None or "invalid" in move:
         table = _pupil_table(request, pk)
-        return _answer(request, table, note=shown.invalid_note(move), note_kind="error")
+        return _answer(
+            request, table, note=shown.invalid_note(move), note_kind="error", posted=request.POST
+        )
     version = request.POST.get("version", "")
     try:
         outcome = services.play(
@@ -160,7 +162,11 @@ def table_move(request, pk: int):
             return _answer(request, table, note=_("The game is over."))
         return _answer(request, table, note=_("The game is paused. Wait for your teacher."))
     if outcome.status == "refused":
-        return _answer(request, table, note=shown.refusal(outcome.refusal), note_kind="error")
+        # Drawn from what the pupil sent: a refusal keeps every choice they made.
+        return _answer(
+            request, table, note=shown.refusal(outcome.refusal), note_kind="error",
+            posted=request.POST,
+        )
     if outcome.status == "late":
         if table.finished:
             return _answer(request, table, note=_("Time is up: the game is over."))

@@ -6,6 +6,8 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.http import QueryDict
+from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -14,7 +16,7 @@ from classroom import roster
 from .. import live, poll_tokens, seating, services, watching
 from ..models import Table
 from ..pages import presenter
-from ..pages.base import table_url
+from ..pages.base import FORM_NOTE_SLOT, table_url
 
 read_poll_token = poll_tokens.read
 
@@ -30,6 +32,20 @@ def poll_token(
 def seat_names(table: Table) -> dict[int, str]:
     seats = ((seat.player, seat.pupil_id) for seat in table.seats.all())
     return seating.player_names(seats, seating.labels(table))
+
+
+def _note_by_the_form(context: dict[str, Any]) -> None:
+    """A refusal goes next to the form that sent the move when the pupil's
+    hand has one, where they are looking (and scrolled to), instead of
+    with the lines about moves."""
+    hand = context.get("hand_html")
+    if not isinstance(hand, str) or FORM_NOTE_SLOT not in hand:
+        return
+    said = ""
+    if context["note"] and context["note_kind"] == "error":
+        said = render_to_string("games/_note.html", {"note": context["note"], "note_kind": "error"})
+        context["note"] = ""
+    context["hand_html"] = mark_safe(hand.replace(FORM_NOTE_SLOT, said))  # noqa: S308
 
 
 def _team_answering(table: Table, player: int | None, pupil) -> list[tuple[int, str]]:
@@ -55,13 +71,15 @@ def table_context(
     note_kind: str = "info",
     for_watchers: bool = False,
     state: Any = None,
+    posted: QueryDict | None = None,
 ) -> dict[str, Any]:
     """Everything a table's templates draw, for a pupil (``player``) or, with
     ``player=None``, for the teacher's live view and the projector.
 
     ``for_watchers``: the page every watcher shares (games.watching), with
     slots for the poll token and the "(you)" mark. ``state``: the table's
-    state, when the caller has read it already."""
+    state, when the caller has read it already. ``posted``: the form of a
+    refused move, whose choices a presenter may draw again."""
     session = table.session
     shown = presenter(session.game)
     if state is None:
@@ -113,8 +131,10 @@ def table_context(
         # The mover who now watches is answered with this page, their
         # feedback in this slot (games.watching.personal).
         "mover_feedback_slot": mark_safe(watching.FEEDBACK_SLOT) if for_watchers else "",  # noqa: S308
+        "posted": posted,
     }
     context.update(shown.context(table, state, view, context))
+    _note_by_the_form(context)
     context["team_answering"] = _team_answering(table, player, pupil)
     if for_watchers:
         for shown_player in context.get("players", []):

@@ -2,11 +2,12 @@
 alone (sent out of band), the other cards stay the very same elements."""
 
 import pytest
+from django.db.models import F
 from playwright.sync_api import expect
 
-from games import services
+from games import live, services
 from games.models import Table
-from games.pages import engine_of
+from games.pages import engine_of, presenter
 from tests.games.conftest import a_right_step
 
 from .helpers import sign_in_teacher
@@ -87,3 +88,52 @@ def test_the_whole_class_cards_page_can_pause_and_end(
     session.refresh_from_db()
     assert session.status == "ended"
 
+
+
+def _finished(table) -> None:
+    """The table played to its end by the game's own bot, every seat."""
+    shown = presenter(table.session.game)
+    state = shown.engine.from_json(table.state)
+    for turn in range(3000):
+        if shown.engine.result(state) is not None:
+            break
+        waiting = sorted(shown.waiting_on(state))
+        player = waiting[turn % len(waiting)]
+        for move in shown.bot_moves(state, player, "greedy", turn):
+            state = shown.engine.apply(state, player, move).state
+    assert shown.engine.result(state) is not None
+    Table.objects.filter(pk=table.pk).update(
+        state=state.to_json(), finished=True, version=F("version") + 1
+    )
+    live.bump(table.pk)
+
+
+@pytest.mark.parametrize("game", ["nambarz", "numx"])
+def test_a_finished_card_table_reads_clearly_on_a_tablet_and_a_laptop(
+    live_server, page, classroom, teacher, pupils, game
+):
+    session = services.start_session(
+        classroom, teacher, game=game, options={}, pupils=pupils[:3], table_size=2, seed=4,
+        bot_level="greedy", seating={pupils[0].pk: 1, pupils[1].pk: 1, pupils[2].pk: 2},
+    )
+    first = session.tables.order_by("number").first()
+    _finished(first)
+    sign_in_teacher(page, live_server.url, teacher)
+    for width in (768, 1280):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.goto(live_server.url + f"/sessions/{session.pk}/")
+        card = page.locator(f"#live-table-{first.pk}")
+        expect(card.get_by_test_id("table-over")).to_have_text("The game is over.")
+        if game == "numx":
+            # Not "turned face up for the count": the count is over.
+            expect(card.get_by_test_id("board-over")).to_contain_text("wins!")
+        # Wide enough for a name, its cards and its place on one line.
+        assert card.bounding_box()["width"] >= 320, width
+        wrapped = page.evaluate("""() => [...document.querySelectorAll(
+              '.mini-board .pname, .mini-board .nz-count, .mini-board .nz-out,'
+              + ' .mini-board .nx-points, .mini-board .nx-hand-size')]
+            .filter((el) => el.getClientRects().length > 1 || el.getBoundingClientRect().height
+              > 1.8 * parseFloat(getComputedStyle(el).fontSize))
+            .map((el) => el.textContent)""")
+        assert wrapped == [], (width, wrapped)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -179,6 +179,11 @@ def test_a_broken_rule_is_refused_in_words_and_the_cards_stay(
     notes = [html.unescape(n) for n in re.findall(r'<p class="note[^>]*>([^<]*)<', answer)]
     assert notes == [said]
     assert state_of(table) == before
+    # Said under the calculation being corrected, not in the column beside
+    # the board; announced at once.
+    form = answer[answer.index('data-testid="build"'):answer.index('data-testid="lay-calculation"')]
+    assert 'data-testid="note" role="alert"' in form
+    assert "form-note-slot" not in answer
 
 
 @pytest.mark.parametrize(

@@ -307,6 +307,37 @@ def test_the_page_speaks_french(start, pupil_client, pupils):
     assert 'lang="fr"' in page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE="fr")
 
 
+def test_the_french_count_puts_a_space_before_each_colon(start, pupil_client, pupils, teacher):
+    # French typography: "Niveau 3 : 3 × 7 = 21", "Total : 21 + 8", "Léa M. : 3 × 7".
+    session = start()
+    table = lea_table(session, pupils)
+    state = all_placed(table)
+    scores = level_scores(state.stacks[0])
+    assert len(scores) >= 2, "a stack of one level has no total to check"
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    for level in sorted(scores, reverse=True):
+        post_move(pupil_client, table, type="level_score", level=level, value=scores[level])
+    post_move(pupil_client, table, type="total", value=sum(scores.values()))
+    html = page_of(pupil_client, table, **french)
+    top = max(scores)
+    assert f"Niveau {top} : {top} × {scores[top] // top} = <strong>{scores[top]}</strong>" in html
+    parts = " + ".join(str(scores[lv]) for lv in sorted(scores, reverse=True))
+    assert f"Total : {parts} = <strong>{sum(scores.values())}</strong>" in html
+    teacher_client = Client()
+    teacher_client.force_login(teacher)
+    seen = teacher_client.get(reverse("games:session_live", args=[session.pk]), **french)
+    assert f"Léa M. : {parts} = {sum(scores.values())} ✓" in seen.content.decode()
+
+
+def test_the_french_cards_page_names_who_is_still_placing_after_a_spaced_colon(
+    start, teacher_client, pupils
+):
+    session = start(players=3, whole_class=True)
+    url = reverse("games:session_cards", args=[session.pk])
+    html = teacher_client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "3 élèves posent encore leur tuile : " in html
+
+
 # --------------------------------------------------------------------------- a table
 
 

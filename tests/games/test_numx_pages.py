@@ -415,6 +415,44 @@ def distribute_table(start):
     return session, table, put(table, replace(state, phase="distribute", winner=0, current=0))
 
 
+def checked(html: str) -> set[tuple[str, str]]:
+    """The radio buttons of the hand-out a page has checked, as (name, value)."""
+    return set(re.findall(
+        r'<input type="radio" name="((?:to|face|end)-[a-z]+\d*)" value="([^"]*)" checked', html))
+
+
+def test_a_refused_hand_out_keeps_every_choice_and_says_why_by_the_button(start, client, pupils):
+    session, table, state = distribute_table(start)
+    lea = tablet(client.__class__, pupils[0])
+    offered = "blue6,shadow6,red8,rainbow8,yellow8"
+    answer = post_move(lea, table, type="distribute", offered=offered, **{
+        "to-red8": "1", "face-red8": "down", "end-red8": "left",
+        "to-blue6": "1", "end-blue6": "left", "to-yellow8": "1", "to-shadow6": "0",
+        "face-rainbow8": "down"})
+    page = answer.content.decode()
+    assert notes(page) == ["No one may get more than half of the cards: 2 cards each at most."]
+    assert checked(page) == {
+        ("to-blue6", "1"), ("face-blue6", "up"), ("end-blue6", "left"),
+        ("to-shadow6", "0"), ("face-shadow6", "up"), ("end-shadow6", "right"),
+        ("to-red8", "1"), ("face-red8", "down"), ("end-red8", "left"),
+        ("to-rainbow8", ""), ("face-rainbow8", "down"), ("end-rainbow8", "right"),
+        ("to-yellow8", "1"), ("face-yellow8", "up"), ("end-yellow8", "right"),
+    }
+    # The refusal is said inside the form, just above its button, not at the top.
+    form = page[page.index('class="nx-distribute"'):page.index('data-testid="hand-out"')]
+    assert 'data-testid="note" role="alert"' in form
+    assert page.count('data-testid="note"') == 1
+    # A forged choice falls back to the form's own default; the page then
+    # draws the form afresh.
+    answer = post_move(lea, table, type="distribute", offered=offered, **{
+        "to-red8": "7", "face-red8": "sideways", "to-blue6": "1", "to-yellow8": "1",
+        "to-shadow6": "1"})
+    page = answer.content.decode()
+    assert {("to-red8", ""), ("face-red8", "up"), ("to-shadow6", "1")} <= checked(page)
+    assert "form-note-slot" not in page_of(lea, table).content.decode()
+    assert checked(page_of(lea, table).content.decode()) >= {("to-red8", ""), ("to-blue6", "")}
+
+
 def test_the_winner_hands_out_cards_and_the_limits_are_explained(start, client, pupils):
     session, table, state = distribute_table(start)
     lea, noah = tablet(client.__class__, pupils[0]), tablet(client.__class__, pupils[1])
@@ -601,6 +639,46 @@ def test_the_start_form_starts_numx_with_its_mode(teacher_client, classroom, pup
     assert session.game == "numx" and session.options == {"mode": "family"}
     state = ENGINE.from_json(Table.objects.get(session=session).state)
     assert state.players == 3 and state.mode == "family" and len(state.hands[0]) == 12
+
+
+def test_the_french_count_agrees_its_colours_and_spaces_its_colons(start, client, pupils, teacher):
+    # "les cartes vertes" (plural, feminine, like "cartes"), and French puts a
+    # space before a colon: "Total : 15 + 2 = 17", "Léa M. : 17".
+    session, table, state = count_table(start)
+    lea = tablet(client.__class__, pupils[0])
+
+    def move(**fields):
+        table.refresh_from_db()
+        data = {"version": table.version, "move_id": f"tap-{table.version}", **fields}
+        return html_lib.unescape(lea.post(reverse("games:table_move", args=[table.pk]), data,
+                                          HTTP_ACCEPT_LANGUAGE="fr", **HTMX).content.decode())
+
+    answer = move(type="count_group", value="5", worth="15")
+    assert "Groupe 2 sur 2 : combien valent les cartes vertes restées seules ?" in answer
+    answer = move(type="count_group", colour="green", worth="2")
+    assert "Léa M. : les cartes vertes restées seules valent 2. Juste !" in answer
+    answer = move(type="count_total", total="17")
+    assert "Total : 15 + 2 = <strong>17</strong>" in answer
+    assert "Les cartes vertes restées seules" in answer
+    assert not re.search(r"cartes (bleu|rouge|jaune|vert) ", answer)
+    assert not re.search(r"\w: ", re.sub(r"<[^>]*>", "", answer).replace("https: ", ""))
+    names = {0: "Léa M.", 1: "Noah B."}
+    with translation.override("fr"):
+        assert [said_in_log({"kind": "counted_group", "player": 0, "data": {
+            "step": {"kind": "colour", "key": colour}, "expected": 1, "given": 1,
+            "correct": True}}, names) for colour in ("blue", "red", "yellow")] == [
+            f"Léa M. : les cartes {c} restées seules valent 1. Juste !"
+            for c in ("bleues", "rouges", "jaunes")]
+        assert said_in_log({"kind": "revealed", "player": 0, "data": {
+            "cards": ["blue7", "red2"], "starter": 1}}, names) == (
+            "Les cartes se retournent ensemble : Léa M. : 7 bleu, Noah B. : 2 rouge. "
+            "Noah B. commence.")
+    teacher_view = client.__class__()
+    teacher_view.force_login(teacher)
+    live_page = html_lib.unescape(teacher_view.get(
+        reverse("games:session_live", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode())
+    assert "Léa M. : <strong>" in live_page and "Noah B. : <strong>" in live_page
 
 
 def test_french_tablets_read_french(start, pupil_client):

@@ -586,7 +586,7 @@ def _last_count(state, names: dict[int, str], move: tuple | None) -> str:
             else:
                 text = " + ".join(str(v) for v in state.counts[player])
             mark = "✓" if data.get("correct") else "✗"
-            return f"{names.get(player, '?')}: {text} = {data.get('given')} {mark}"
+            return narration.said_of(names.get(player, "?"), f"{text} = {data.get('given')} {mark}")
     return ""
 
 

@@ -51,10 +51,6 @@ ACTIONS: dict[str, tuple[Any, Any]] = {
 }
 
 
-def colour_name(colour: str) -> str:
-    return str(COLOURS[colour][4]) if colour in COLOURS else ""
-
-
 def number_name(value: Any, colour: str) -> str:
     """"blue 7", "Rainbow 7" ("7 bleu", "Arc-en-ciel 7" in French)."""
     names = {

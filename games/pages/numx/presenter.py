@@ -244,6 +244,8 @@ class NumxPresenter(Presenter):
             state, view, names, player, mine, hidden=context["hand_hidden"],
             shown_hand=not hand_hidden, rechoose=rechoose, your_turn=your_turn,
             drawn=drawn, move_url=base["move_url"],
+            kept=shown.kept_hand_out(view, base.get("posted"))
+            if your_turn and mine == "distribute" else (),
         )
         context["board_html"] = board_html(
             state, view, names, players, player,
@@ -296,6 +298,7 @@ def board_html(state, view: dict[str, Any], names: dict[int, str],
             "rounds": view["rounds"],
             "tour": view["tour"] + 1,
             "winner_name": winner_name,
+            "winner_names": [p["name"] for p in players if p["winner"]],
         }
         if offer:
             board["distribution_public"] = shown.distribution(view, names)
@@ -336,11 +339,13 @@ def _you_mark() -> str:
 
 def hand_html(state, view: dict[str, Any], names: dict[int, str], player: int | None, mine: str,
               *, hidden: bool, shown_hand: bool, rechoose: bool, your_turn: bool,
-              drawn: str | None, move_url: str) -> str:
+              drawn: str | None, move_url: str,
+              kept: tuple[tuple[str, str, str, str], ...] = ()) -> str:
     """The pupil's own cards and what they may do with them, drawn once per
     process for what it shows: their cards, their row, the moves the engine
     allows them now. Another pupil's tablet is served it only if they hold
-    the same cards and may do the same: it shows nothing they have not."""
+    the same cards and may do the same: it shows nothing they have not.
+    ``kept``: the choices of the hand-out the server just refused."""
     panel = your_turn and mine in ("play", "drawn", "bonus", "blocked")
     malus = your_turn and mine.startswith("malus_")
     handing_out = your_turn and mine == "distribute"
@@ -371,7 +376,7 @@ def hand_html(state, view: dict[str, Any], names: dict[int, str], player: int | 
             "panel": shown.play_panel(legal, player, names, view) if panel else None,
             "my_row": shown.row_of(row) if player is not None else [],
             "malus": owed,
-            "distribution": shown.distribution(view, names) if handing_out else None,
+            "distribution": shown.distribution(view, names, kept) if handing_out else None,
             "move_url": move_url,
         }
 
@@ -389,7 +394,7 @@ def hand_html(state, view: dict[str, Any], names: dict[int, str], player: int | 
         panel and (repr(legal), _rows_key(view["rows"]), tuple(names.items())),
         malus and repr(view.get("pending")),
         handing_out and (repr(view.get("distribution")), len(view["rows"]),
-                         tuple(names.items())),
+                         tuple(names.items()), kept),
     )
     return drawn_piece("numx-hand", what, "games/numx/_hand.html", context)
 

@@ -203,18 +203,49 @@ def _add_target(entry: dict[str, Any], move: dict[str, Any], names: dict[int, st
     entry["targets"].setdefault(value, {"value": value, "label": text, "order": order})
 
 
-def distribution(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:
+def kept_hand_out(view: dict[str, Any], posted) -> tuple[tuple[str, str, str, str], ...]:
+    """What a refused hand-out chose for each card still offered, as
+    (card, receiver or "", "up"/"down", "left"/"right"): the page draws the
+    form again with those choices, a child need not make them all again.
+    Only values the form offers are taken; () when nothing was posted."""
+    offer = view.get("distribution")
+    if not offer or posted is None or posted.get("type") != "distribute":
+        return ()
+    receivers = {str(p) for p in offer["receivers"]}
+    kept = []
+    for card in offer["cards"]:
+        to = posted.get(f"to-{card}", "")
+        face = posted.get(f"face-{card}", "")
+        end = posted.get(f"end-{card}", "")
+        kept.append((card, to if to in receivers else "",
+                     face if face in ("up", "down") else "up",
+                     end if end in ("left", "right") else "right"))
+    return tuple(kept)
+
+
+def distribution(view: dict[str, Any], names: dict[int, str],
+                 kept: tuple[tuple[str, str, str, str], ...] = ()) -> dict[str, Any] | None:
+    """The hand-out form's cards and receivers; ``kept``: the choices of a
+    refused hand-out (kept_hand_out), else each card to nobody, face up, at
+    the right end."""
     offer = view.get("distribution")
     if not offer:
         return None
+    chosen = {card: (to, face, end) for card, to, face, end in kept}
+    faces = drawing.faces_of(offer["cards"])
     return {
-        "cards": drawing.faces_of(offer["cards"]),
+        "cards": faces,
+        "given": [
+            {"card": face, "to": to, "up": up == "up", "left": end == "left"}
+            for face in faces
+            for to, up, end in [chosen.get(face["id"], ("", "up", "right"))]
+        ],
         "ids": ",".join(offer["cards"]),
         "min": offer["min"],
         "max": offer["max"],
         "virgin": offer["virgin"],
-        "receivers": [{"index": p, "name": names.get(p, "?"), "colour": colour_of(p)}
-                      for p in offer["receivers"]],
+        "receivers": [{"index": p, "key": str(p), "name": names.get(p, "?"),
+                       "colour": colour_of(p)} for p in offer["receivers"]],
         "protected": [names.get(p, "?") for p in range(len(view["rows"]))
                       if p not in offer["receivers"]],
     }

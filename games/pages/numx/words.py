@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 
 from engine.core import IllegalMove
 from games import narration
+from games.narration import said_of
 
 from . import drawing
 
@@ -50,9 +51,17 @@ def group_name(step: dict[str, Any]) -> str:
     key = step.get("key")
     if step.get("kind") == "value":
         return _("the %(n)ss") % {"n": key}
-    if key == "any":
-        return _("the cards left alone")
-    return _("the %(colour)s cards left alone") % {"colour": drawing.colour_name(str(key))}
+    # Whole phrases, not a colour word put in one: in French the colour
+    # agrees with "cartes" ("les cartes vertes").
+    alone = {
+        "blue": _("the blue cards left alone"),
+        "red": _("the red cards left alone"),
+        "yellow": _("the yellow cards left alone"),
+        "green": _("the green cards left alone"),
+        "rainbow": _("the Rainbow cards left alone"),
+        "shadow": _("the Shadow cards left alone"),
+    }
+    return alone.get(key, _("the cards left alone"))
 
 
 def rule_text(step: dict[str, Any]) -> str:
@@ -91,7 +100,9 @@ def _event_text(event: dict[str, Any], names: dict[int, str]) -> str:
         return _("%(who)s has chosen a card.") % {"who": who}
     if kind == "revealed":
         cards = data.get("cards") or []
-        shown = ", ".join(f"{names.get(p, '?')}: {drawing.label(c)}" for p, c in enumerate(cards))
+        shown = ", ".join(
+            said_of(names.get(p, "?"), drawing.label(c)) for p, c in enumerate(cards)
+        )
         return _("The cards turn over together: %(cards)s. %(who)s starts.") % {
             "cards": shown, "who": names.get(data.get("starter"), "?"),
         }
