@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from engine.core import IllegalMove
 from engine.numx import GAME, bot_moves, can_add_rainbow, task, waiting_on
+from games import narration
 from games.models import Move
 from games.pages.base import (
     OWN_SLOT,
@@ -169,7 +170,7 @@ class NumxPresenter(Presenter):
         players = shown.players(state, view, names, None, waiting)
         return {
             "players": players,
-            "current_name": words.names_list(sorted(waiting), names),
+            "current_name": narration.names_list(sorted(waiting), names),
             "stuck_player": next(iter(waiting))
             if len(waiting) == 1 and state.phase in ("play", "distribute") else None,
             "board_html": board_html(state, view, names, players, None,
@@ -207,7 +208,7 @@ class NumxPresenter(Presenter):
             "phase": state.phase,
             "your_turn": your_turn,
             "rechoose": rechoose,
-            "current_name": words.names_list(sorted(waiting), names),
+            "current_name": narration.names_list(sorted(waiting), names),
             "stuck_player": next(iter(waiting))
             if len(waiting) == 1 and state.phase in ("play", "distribute") else None,
             "pile": view["pile"],

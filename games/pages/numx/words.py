@@ -19,14 +19,6 @@ from games.narration import said_of
 from . import drawing
 
 
-def names_list(players: list[int], names: dict[int, str]) -> str:
-    """"Léa", "Léa and Noah", "Léa, Noah and Zoé"."""
-    shown = [names.get(p, "?") for p in players]
-    if len(shown) <= 1:
-        return "".join(shown)
-    return _("%(first)s and %(last)s") % {"first": ", ".join(shown[:-1]), "last": shown[-1]}
-
-
 def all_label(action: str) -> str:
     """The "all" target: Flip and Swipe take every row, the others every other player."""
     if action in ("flip", "swipe"):
@@ -125,7 +117,7 @@ def _event_text(event: dict[str, Any], names: dict[int, str]) -> str:
         players = data.get("players") or []
         return ngettext(
             "%(names)s lost their turn.", "%(names)s lost their turn.", len(players)
-        ) % {"names": names_list(players, names)}
+        ) % {"names": narration.names_list(players, names)}
     if kind == "passed":
         return _("%(who)s passed.") % {"who": who}
     if kind == "blocked":
@@ -200,7 +192,7 @@ def _event_text(event: dict[str, Any], names: dict[int, str]) -> str:
 
 def _action_text(data: dict[str, Any], who: str, names: dict[int, str]) -> str:
     action = data.get("kind")
-    targets = names_list(data.get("targets") or [], names) or _("nobody")
+    targets = narration.names_list(data.get("targets") or [], names) or _("nobody")
     values = {"who": who, "targets": targets}
     if action == "flip":
         return _("%(who)s played Flip: the score cards of %(targets)s turn over.") % values
