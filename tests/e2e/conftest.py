@@ -1,5 +1,6 @@
 """Real Chromium (Debian's package) driven by Playwright, in a tablet viewport."""
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -45,3 +46,15 @@ def browser_context_args(browser_context_args):
         "has_touch": True,
         "locale": "en-GB",
     }
+
+
+@pytest.fixture(autouse=True)
+def _close_tablets_after_each_test(browser):
+    """Close every browser context a test opened. The browser and the live
+    server last the whole session: a tablet left open kept polling a table of
+    an earlier test (404s every 2 s) and held its push stream, and dozens of
+    them slowed the server under the tests that came later."""
+    yield
+    for context in list(browser.contexts):
+        with contextlib.suppress(Exception):  # already closed with its page
+            context.close()
