@@ -7,6 +7,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import takewhile
 from typing import Any, Generic, TypeVar
 
 from django import forms
@@ -362,8 +363,15 @@ class Presenter:
             "correct"
         ) is False
 
+    # The event that opens the next player's turn (Number Quest's roll), when
+    # a move's events carry it: the box about the move stops there, the log
+    # and the status tell the rest.
+    next_turn_kind: str | None = None
+
     def feedback(self, events: list[dict[str, Any]], names: dict[int, str]) -> list[FeedbackLine]:
         """The lines a pupil reads about the move they just made."""
+        if self.next_turn_kind is not None:
+            events = list(takewhile(lambda e: e.get("kind") != self.next_turn_kind, events))
         lines = (FeedbackLine(self.event_text(e, names), self.is_wrong(e)) for e in events)
         return [line for line in lines if line.text]
 

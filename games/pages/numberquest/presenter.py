@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import takewhile
 from typing import Any
 
 from django.http import QueryDict
@@ -24,7 +23,6 @@ from games.pages.base import (
     PLAYER_COLOURS,
     TAP_SLOT,
     VERSION_SLOT,
-    FeedbackLine,
     KeptHtml,
     Presenter,
     drawn_once,
@@ -158,10 +156,6 @@ def _standing(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return kept
 
 
-def _same_turn(event: dict[str, Any]) -> bool:
-    return event.get("kind") != "rolled"
-
-
 def _ending_text(view: dict[str, Any], names: dict[int, str]) -> str:
     """Why the game ended, said on the ended page: a pupil would otherwise see
     only that it did."""
@@ -188,11 +182,18 @@ def _ending_text(view: dict[str, Any], names: dict[int, str]) -> str:
     return ""
 
 
-def _winners_text(view: dict[str, Any], names: dict[int, str]) -> str:
-    """Who won, as the players' list crowns them: money ranks them, and a
-    player who earned nothing won nothing."""
+def _winners(view: dict[str, Any]) -> list[int]:
+    """Who won a game that is over: money ranks them. Balances start at 0 and
+    only grow: a player still at 0 (alone at a table the teacher ended before
+    their first move) won nothing."""
     scores = view["scores"]
-    best = [p for p in view["result"]["ranking"][0] if scores[p] > 0]
+    return [p for p in view["result"]["ranking"][0] if scores[p] > 0]
+
+
+def _winners_text(view: dict[str, Any], names: dict[int, str]) -> str:
+    """Who won, as the players' list crowns them (``_winners``)."""
+    scores = view["scores"]
+    best = _winners(view)
     if not best:
         return _("Nobody earned any money.")
     if len(best) == 1:
@@ -206,6 +207,7 @@ def _winners_text(view: dict[str, Any], names: dict[int, str]) -> str:
 
 def _players(view: dict[str, Any], names: dict[int, str], player: int | None, over: bool):
     balances = _shown_balances(view)
+    winners = _winners(view) if over else []
     return [
         {
             "index": index,
@@ -216,9 +218,7 @@ def _players(view: dict[str, Any], names: dict[int, str], player: int | None, ov
             "colour_name": PLAYER_COLOUR_NAMES[index % 4],
             "current": index == view["current"] and not over,
             "you": index == player,
-            # Balances start at 0 and only grow: a player still at 0 (alone at a
-            # table the teacher ended before their first move) won nothing.
-            "winner": over and index in view["result"]["ranking"][0] and view["scores"][index] > 0,
+            "winner": index in winners,
         }
         for index in range(view["players"])
     ]
@@ -230,6 +230,7 @@ class NumberQuestPresenter(Presenter):
     pitch = gettext_lazy("Number Quest: make numbers from dice, cover the board")
     engine = GAME
     options_form = NumberQuestOptions
+    next_turn_kind = "rolled"
     move_fields = {
         "step": ("left", "op", "right", "result"),
         "place": ("square",),
@@ -356,11 +357,6 @@ class NumberQuestPresenter(Presenter):
 
     def event_text(self, event: dict[str, Any], names: dict[int, str]) -> str:
         return narration.event_text(event, names)
-
-    def feedback(self, events: list[dict[str, Any]], names: dict[int, str]) -> list[FeedbackLine]:
-        # The next player's roll starts the next turn: the log and the status
-        # tell it, not the box about this move ("Well counted!").
-        return super().feedback(list(takewhile(_same_turn, events)), names)
 
     def card_context(self, table, state, names, moves) -> dict[str, Any]:
         view = self.engine.view(state, None)

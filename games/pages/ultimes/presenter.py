@@ -4,7 +4,6 @@ sum typed on the keypad, and the squares tapped (RULES.md 0.3 and 5)."""
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import takewhile
 from typing import Any
 
 from django.template.loader import get_template, render_to_string
@@ -20,7 +19,6 @@ from games.pages.base import (
     PLAYER_COLOURS,
     TAP_SLOT,
     VERSION_SLOT,
-    FeedbackLine,
     Presenter,
     drawn_once,
     table_url,
@@ -158,11 +156,7 @@ class UltimesPresenter(Presenter):
     number_fields = frozenset({"count", "value", "square"})
     watchers_share_a_page = True
     feedback_template = "games/ultimes/_feedback.html"
-
-    def feedback(self, events: list[dict[str, Any]], names: dict[int, str]) -> list[FeedbackLine]:
-        # What follows the turn's passing (the next player's roll) is the next
-        # turn's news, told by the log and the status, not about this move.
-        return super().feedback(list(takewhile(_same_turn, events)), names)
+    next_turn_kind = "next_turn"
 
     def feedback_context(
         self, events: list[dict[str, Any]], names: dict[int, str]
@@ -486,10 +480,6 @@ def _verdict(moves, player: int | None, version: int) -> str:
     if number != version or mover != player:
         return ""
     return _verdict_of(events or [])
-
-
-def _same_turn(event: dict[str, Any]) -> bool:
-    return event.get("kind") != "next_turn"
 
 
 def _verdict_of(events: list[dict[str, Any]]) -> str:
