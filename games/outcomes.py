@@ -3,14 +3,9 @@ asks through ``provide_outcomes``: classroom never imports games)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 from classroom.reports.services import Placed, TableOutcome
 
-from .pages import engine_of
-
-# The Ultimes race ranks by the square each pawn reached; the others by points.
-SQUARES = {"ultimes"}
+from .pages import engine_of, presenter
 
 
 def table_outcome(table) -> TableOutcome | None:
@@ -26,6 +21,6 @@ def table_outcome(table) -> TableOutcome | None:
     for group in result.ranking:
         place = len(placed) + 1
         placed += [Placed(player, place, result.scores[player]) for player in group]
-    if table.session.game in SQUARES:
-        return TableOutcome(placed, gettext("Square"), gettext("square %(score)s"))
-    return TableOutcome(placed, gettext("Points"), gettext("%(score)s points"))
+    # What the scores count is the game's to say (the track's are squares).
+    shown = presenter(table.session.game)
+    return TableOutcome(placed, str(shown.score_heading), str(shown.score_words))

@@ -16,7 +16,7 @@ from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 
 from engine.core import Game, IllegalMove, Outcome
 from games import selectors
@@ -367,6 +367,11 @@ class Presenter:
     # a move's events carry it: the box about the move stops there, the log
     # and the status tell the rest.
     next_turn_kind: str | None = None
+
+    # What a finished table's scores count, in the session report's results
+    # (games.outcomes): points, or the track's squares.
+    score_heading = gettext_lazy("Points")
+    score_words = gettext_lazy("%(score)s points")
 
     def feedback(self, events: list[dict[str, Any]], names: dict[int, str]) -> list[FeedbackLine]:
         """The lines a pupil reads about the move they just made."""

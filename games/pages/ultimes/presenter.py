@@ -157,6 +157,8 @@ class UltimesPresenter(Presenter):
     watchers_share_a_page = True
     feedback_template = "games/ultimes/_feedback.html"
     next_turn_kind = "next_turn"
+    score_heading = gettext_lazy("Square")
+    score_words = gettext_lazy("square %(score)s")
 
     def feedback_context(
         self, events: list[dict[str, Any]], names: dict[int, str]
