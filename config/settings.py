@@ -108,6 +108,12 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "numbo.sqlite3",
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # The tests' database is a file too, not SQLite's in-memory one: Django's
+            # test server hands every request thread one shared in-memory connection,
+            # and two tablets' requests at once broke it ("cannot open savepoint - SQL
+            # statements in progress"), which `make run` (a connection a thread) never
+            # does. On a file, the browser tests run the embedded default as it is.
+            "TEST": {"NAME": VAR_DIR / "test_numbo.sqlite3"},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
