@@ -1,0 +1,56 @@
+"""Not found, refused and failed pages are Numbo's: its layout, the page's
+language, and a way back (Django's bare 'Not Found' had none)."""
+
+from html import unescape
+
+import pytest
+from django.test import Client
+from django.urls import path
+
+from config import urls as numbo_urls
+
+pytestmark = pytest.mark.django_db
+
+
+def broken(request):
+    raise RuntimeError("a fault")
+
+
+urlpatterns = [*numbo_urls.urlpatterns, path("broken/", broken)]
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "back"),
+    [("en", "This page is not here", "Back to Numbo's home page"),
+     ("fr", "Cette page n'existe pas", "Retour à l'accueil de Numbo")],
+)
+def test_a_page_not_found_speaks_the_pages_language_and_leads_home(client, language, words, back):
+    response = client.get("/no-such-page/", HTTP_ACCEPT_LANGUAGE=language)
+    html = unescape(response.content.decode())
+    assert response.status_code == 404
+    assert f'<html lang="{language}">' in html
+    assert words in html and back in html and 'href="/"' in html
+
+
+def test_a_signed_in_pupil_is_led_back_to_their_games(pupil_client):
+    html = unescape(pupil_client.get("/no-such-page/").content.decode())
+    assert "Back to my games" in html and 'href="/me/"' in html
+
+
+def test_a_form_posted_without_its_token_gets_numbos_page_in_french():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/accounts/login/", {"username": "x"}, HTTP_ACCEPT_LANGUAGE="fr")
+    html = unescape(response.content.decode())
+    assert response.status_code == 403
+    assert '<html lang="fr">' in html
+    assert "Cette page avait expiré" in html and "Retour à l'accueil de Numbo" in html
+
+
+@pytest.mark.urls("tests.test_error_pages")
+def test_a_fault_answers_numbos_page_in_the_pages_language():
+    client = Client(raise_request_exception=False)
+    response = client.get("/broken/", HTTP_ACCEPT_LANGUAGE="fr")
+    html = unescape(response.content.decode())
+    assert response.status_code == 500
+    assert '<html lang="fr">' in html and "Un problème est survenu" in html
+    assert 'href="/"' in html
