@@ -1,0 +1,59 @@
+// Keyboard and switch users keep their place: when a table or the live view is
+// swapped (an answer, a poll, a pushed page), the control that had the focus
+// gets it back in the new page. When the pupil's own move took that control
+// away (the card laid, the step checked), focus goes to what the move brought:
+// the note or the lines about it, else the first control of the table.
+(() => {
+  const KEYS = ["id", "name", "value", "data-card", "data-key", "data-square", "data-step",
+    "data-pupil", "aria-label", "href"];
+  const SWAPPED = "main";
+  let last = null; // the control focused in a swapped region, described
+  let moved = false; // the pupil's own move is on its way
+
+  function describe(el) {
+    const attrs = KEYS.filter((k) => el.hasAttribute(k))
+      .map((k) => `[${k}="${CSS.escape(el.getAttribute(k))}"]`).join("");
+    return { selector: el.tagName.toLowerCase() + attrs, text: el.textContent.trim(), keyed: !!attrs };
+  }
+
+  const usable = (el) => el && !el.disabled && el.getClientRects().length > 0 &&
+    !el.closest("[hidden], [inert], [aria-hidden=true]");
+
+  document.addEventListener("focusin", (event) => {
+    last = event.target.closest(SWAPPED) ? describe(event.target) : null;
+  });
+  // Leaving for elsewhere forgets it. A control a swap removes (Chrome says
+  // focusout as it goes: hence the look once the swap is done) or one disabled
+  // while its move is sent loses the focus without being left.
+  document.addEventListener("focusout", (event) => {
+    const from = event.target;
+    if (event.relatedTarget) return;
+    setTimeout(() => {
+      if (!from.isConnected || from.disabled || from.closest(".sending, .htmx-request")) return;
+      if (document.activeElement === document.body) last = null;
+    }, 0);
+  });
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.requestConfig.verb === "post") moved = true;
+  });
+
+  document.addEventListener("htmx:afterSettle", () => {
+    const own = moved;
+    moved = false;
+    const active = document.activeElement;
+    if (!last || (active && active !== document.body)) return;
+    const same = [...document.querySelectorAll(last.selector)].filter(usable);
+    let next = same.find((el) => el.textContent.trim() === last.text) ||
+      (last.keyed ? same[0] : null);
+    if (!next && own) {
+      next = document.querySelector("#table .note, #table [data-testid=feedback]");
+      if (next && !next.hasAttribute("tabindex")) next.setAttribute("tabindex", "-1");
+    }
+    if (!next) {
+      next = [...document.querySelectorAll(
+        "#table button, #table input:not([type=hidden]), #table a[href], #table [tabindex='0']",
+      )].find(usable);
+    }
+    if (next) next.focus({ preventScroll: true });
+  });
+})();

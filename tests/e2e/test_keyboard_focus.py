@@ -1,0 +1,51 @@
+"""Focus is kept after every swap: a pupil's own move, another player's move
+on the teacher's live view. It fell to <body> (6-19 Tabs back to the board)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+
+from .helpers import sign_in_teacher
+from .test_school_wifi import nambarz_turn  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FOCUSED = """() => { const el = document.activeElement;
+  return el === document.body ? null : [el.tagName, el.textContent.trim().slice(0, 40),
+    !!el.closest('#table, #live, #live-grid')]; }"""
+
+
+def test_after_a_card_laid_with_the_keyboard_focus_is_on_what_the_move_brought(
+    page, nambarz_turn  # noqa: F811
+):
+    draw = page.get_by_role("button", name="Draw a card")
+    draw.focus()
+    version = page.locator("#table").get_attribute("data-version")
+    page.keyboard.press("Enter")
+    expect(page.locator("#table")).not_to_have_attribute("data-version", version)
+    page.wait_for_timeout(200)
+    focused = page.evaluate(FOCUSED)
+    assert focused is not None and focused[2], focused
+
+
+def test_the_live_view_keeps_the_teachers_focus_when_a_table_changes(
+    live_server, page, classroom, teacher, pupils
+):
+    session = services.start_session(
+        classroom, teacher, game="ultimes", options={}, pupils=pupils, table_size=3,
+        seating={p.pk: 1 for p in pupils}, seed=3,
+    )
+    sign_in_teacher(page, live_server.url, teacher)
+    page.goto(live_server.url + f"/sessions/{session.pk}/")
+    page.get_by_role("link", name="Full screen").focus()
+    before = page.evaluate(FOCUSED)
+    table = session.tables.get()
+    from engine.ultimes import bot_moves
+    from games.pages import engine_of
+
+    state = engine_of("ultimes").from_json(table.state)
+    mover = table.seats.get(player=state.turn).pupil
+    services.play(table.pk, mover, bot_moves(state, state.turn)[0], table.version, "t1")
+    page.wait_for_timeout(5000)  # the live view refreshes every 2 s
+    assert page.evaluate(FOCUSED) == before
