@@ -6,7 +6,7 @@ import unicodedata
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm
 from django.utils.translation import gettext_lazy as _
 
 from . import devices, roster, throttle
@@ -16,17 +16,73 @@ from .roster import NameRefused
 from .validators import no_hidden_characters
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(forms.ModelForm):
+    """The first step of a sign-up: an address and a name. Whether the address
+    already has an account, the answer is the same ("check your email"): the
+    e-mail says which (classroom.views.accounts)."""
+
     class Meta:
         model = Teacher
         fields = ("email", "display_name")
         labels = {"display_name": _("Your name, as pupils say it (e.g. Ms Martin)")}
 
+    def __init__(self, *args, request=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def validate_unique(self) -> None:
+        pass  # an address already used is answered like any other, by e-mail
+
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip().lower()
-        if Teacher.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account already uses this address."))
-        return email
+        return unicodedata.normalize("NFKC", self.cleaned_data["email"]).strip().lower()
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if "email" in cleaned and not self.errors:
+            refuse_too_many_emails(self.request, cleaned["email"])
+        return cleaned
+
+
+class FinishSignUpForm(SetPasswordForm):
+    """The second step, from the link in the e-mail: the password. Whoever
+    chooses it holds the mailbox."""
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Django's reset, limited per address and per client address; the answer
+    is the same whether the address has an account."""
+
+    def __init__(self, *args, request=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if "email" in cleaned:
+            refuse_too_many_emails(self.request, cleaned["email"])
+        return cleaned
+
+
+def refuse_too_many_emails(request, email: str) -> None:
+    """Count one e-mail asked for this address (a reset, a sign-up) and from
+    this client, before it is sent; refuse past the limits. The answer depends
+    on what was typed, never on whether an account has it."""
+    limits = settings.NUMBO
+    folded = unicodedata.normalize("NFKC", email).strip().casefold()
+    counted = {
+        f"mail:account:{hashlib.sha256(folded.encode()).hexdigest()[:32]}": limits[
+            "EMAILS_PER_ACCOUNT"
+        ],
+        f"mail:addr:{devices.client_address(request)}": limits["EMAILS_PER_CLIENT_ADDRESS"],
+    }
+    window = limits["EMAILS_WINDOW_SECONDS"]
+    counts = {key: throttle.take(key, window) for key in counted}
+    if any(counts[key] > limit for key, limit in counted.items()):
+        raise forms.ValidationError(
+            _("Too many emails asked for. Try again in %(minutes)d minutes.")
+            % {"minutes": -(-window // 60)},
+            code="throttled",
+        )
 
 
 class ClassroomForm(forms.ModelForm):

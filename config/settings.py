@@ -263,6 +263,11 @@ NUMBO = {
     "TEACHER_SIGN_IN_TRIES_PER_ACCOUNT": 10,
     "TEACHER_SIGN_IN_TRIES_PER_ADDRESS": 50,
     "TEACHER_SIGN_IN_WINDOW_SECONDS": 900,
+    # E-mails asked for (password resets, sign-ups) per address typed, and
+    # from one client address: an hour's worth.
+    "EMAILS_PER_ACCOUNT": 3,
+    "EMAILS_PER_CLIENT_ADDRESS": 20,
+    "EMAILS_WINDOW_SECONDS": 3600,
     # Reverse proxies in front of gunicorn that append X-Forwarded-For (0: none,
     # REMOTE_ADDR is the client). Too high lets a client forge its address.
     "TRUSTED_PROXIES": int(os.environ.get("NUMBO_TRUSTED_PROXIES", "0")),
