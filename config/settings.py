@@ -257,6 +257,9 @@ NUMBO = {
     "PICTURE_PASSWORD_TRIES_PER_DEVICE": 5,
     "PICTURE_PASSWORD_TRIES_PER_PUPIL": 20,
     "PICTURE_PASSWORD_LOCK_MINUTES": 10,
+    # The pupil's locks grow: 10, then 20 minutes, and the third holds until
+    # the teacher unlocks: 60 guesses of 1,320 at most before they see it.
+    "PICTURE_PASSWORD_LOCKS_BEFORE_HOLD": 3,
     "CLASS_CODE_TRIES_PER_DEVICE": 10,
     "CLASS_CODE_TRIES_PER_ADDRESS": 200,
     "CLASS_CODE_WINDOW_SECONDS": 600,
