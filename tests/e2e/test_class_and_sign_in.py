@@ -25,6 +25,7 @@ def test_teacher_sets_up_a_class_and_a_pupil_signs_in(live_server, browser, brow
     page.get_by_label("Your name").fill("Ms Anne")
     page.get_by_role("button", name="Send the link").click()
     expect(page.get_by_role("heading", name="Check your email")).to_be_visible()
+    assert small_targets(page) == []
     link = next(line for line in mail.outbox[-1].body.splitlines() if "/accounts/sign-up/" in line)
     page.goto(link)
     page.get_by_label("New password", exact=True).fill("a-long-pass-phrase-9")
