@@ -112,7 +112,7 @@ def any_cache(request, settings, tmp_path):
 def test_guesses_sent_at_once_are_counted_before_any_is_checked(
     any_cache, settings, monkeypatch, at_once
 ):
-    """Each guess's password check takes as long as a real hash (50 ms): the
+    """Each guess's password check takes as long as a slow real hash (200 ms): the
     guesses all arrive while the first are being checked. Only the limit's
     worth may be checked."""
     demo = Teacher.objects.create_user("demo@numbo.test", PASSWORD)
@@ -121,7 +121,7 @@ def test_guesses_sent_at_once_are_counted_before_any_is_checked(
 
     def slow_check(self, raw_password):
         checked.append(raw_password)
-        time.sleep(0.05)
+        time.sleep(0.2)
         return real_check(self, raw_password)
 
     monkeypatch.setattr(Teacher, "check_password", slow_check)
