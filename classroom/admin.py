@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
+from .forms import AdminSignInForm
 from .models import Attempt, Classroom, Pupil, PupilSkill, ReportJob, Teacher
+
+# The admin's sign-in counts guesses with the teachers' (classroom.forms.LimitedSignIn).
+admin.site.login_form = AdminSignInForm
 
 
 @admin.register(Teacher)

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm
 from django.utils.translation import gettext_lazy as _
 
 from . import devices, roster, throttle
@@ -14,17 +16,73 @@ from .roster import NameRefused
 from .validators import no_hidden_characters
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(forms.ModelForm):
+    """The first step of a sign-up: an address and a name. Whether the address
+    already has an account, the answer is the same ("check your email"): the
+    e-mail says which (classroom.views.accounts)."""
+
     class Meta:
         model = Teacher
         fields = ("email", "display_name")
         labels = {"display_name": _("Your name, as pupils say it (e.g. Ms Martin)")}
 
+    def __init__(self, *args, request=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def validate_unique(self) -> None:
+        pass  # an address already used is answered like any other, by e-mail
+
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip().lower()
-        if Teacher.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account already uses this address."))
-        return email
+        return unicodedata.normalize("NFKC", self.cleaned_data["email"]).strip().lower()
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if "email" in cleaned and not self.errors:
+            refuse_too_many_emails(self.request, cleaned["email"])
+        return cleaned
+
+
+class FinishSignUpForm(SetPasswordForm):
+    """The second step, from the link in the e-mail: the password. Whoever
+    chooses it holds the mailbox."""
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Django's reset, limited per address and per client address; the answer
+    is the same whether the address has an account."""
+
+    def __init__(self, *args, request=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if "email" in cleaned:
+            refuse_too_many_emails(self.request, cleaned["email"])
+        return cleaned
+
+
+def refuse_too_many_emails(request, email: str) -> None:
+    """Count one e-mail asked for this address (a reset, a sign-up) and from
+    this client, before it is sent; refuse past the limits. The answer depends
+    on what was typed, never on whether an account has it."""
+    limits = settings.NUMBO
+    folded = unicodedata.normalize("NFKC", email).strip().casefold()
+    counted = {
+        f"mail:account:{hashlib.sha256(folded.encode()).hexdigest()[:32]}": limits[
+            "EMAILS_PER_ACCOUNT"
+        ],
+        f"mail:addr:{devices.client_address(request)}": limits["EMAILS_PER_CLIENT_ADDRESS"],
+    }
+    window = limits["EMAILS_WINDOW_SECONDS"]
+    counts = {key: throttle.take(key, window) for key in counted}
+    if any(counts[key] > limit for key, limit in counted.items()):
+        raise forms.ValidationError(
+            _("Too many emails asked for. Try again in %(minutes)d minutes.")
+            % {"minutes": -(-window // 60)},
+            code="throttled",
+        )
 
 
 class ClassroomForm(forms.ModelForm):
@@ -134,31 +192,56 @@ class ClassCodeForm(forms.Form):
     )
 
 
-class TeacherSignInForm(AuthenticationForm):
-    """Django's sign-in, limited by account and by address: 30 wrong passwords
-    then the right one once signed in."""
+class LimitedSignIn:
+    """Django's sign-in, limited by account and by address: every guess is
+    counted before its password is checked, and only the first
+    TEACHER_SIGN_IN_TRIES_PER_ACCOUNT of a window are checked (the right
+    password's try is given back). The teachers' page and the admin's share
+    the counts: an account locked on one is locked on the other."""
 
     def clean(self) -> dict:
+        username = self.cleaned_data.get("username")
+        if username is None or not self.cleaned_data.get("password"):
+            return super().clean()  # nothing is checked: nothing to count
         limits = settings.NUMBO
-        email = (self.data.get("username") or "").strip().lower()
-        # Hashed: whatever was typed (5,000 characters, a NUL) makes a short key.
-        account = hashlib.sha256(email.encode()).hexdigest()[:32]
         counted = {
-            f"sign-in:account:{account}": limits["TEACHER_SIGN_IN_TRIES_PER_ACCOUNT"],
+            f"sign-in:account:{account_key(username)}": limits[
+                "TEACHER_SIGN_IN_TRIES_PER_ACCOUNT"
+            ],
             f"sign-in:addr:{devices.client_address(self.request)}": limits[
                 "TEACHER_SIGN_IN_TRIES_PER_ADDRESS"
             ],
         }
         window = limits["TEACHER_SIGN_IN_WINDOW_SECONDS"]
-        if any(throttle.hits(key) >= limit for key, limit in counted.items()):
+        counts = {key: throttle.take(key, window) for key in counted}
+        if any(counts[key] > limit for key, limit in counted.items()):
             raise forms.ValidationError(
                 _("Too many wrong passwords. Try again in %(minutes)d minutes.")
                 % {"minutes": -(-window // 60)},
                 code="throttled",
             )
-        try:
-            return super().clean()
-        except forms.ValidationError:
-            for key in counted:
-                throttle.record(key, window)
-            raise
+        cleaned = super().clean()
+        for key in counted:
+            throttle.give_back(key)
+        return cleaned
+
+
+def account_key(username: str) -> str:
+    """The key an address's guesses are counted under: the account it signs in
+    to, found as the sign-in finds it (the field's NFKC form, then
+    Teacher.objects.get_by_natural_key), so that ｄemo@… or demo＠… count
+    against demo@…'s account. An address of no account: its folded form,
+    hashed so that whatever was typed makes a short key."""
+    try:
+        return f"teacher-{Teacher._default_manager.get_by_natural_key(username).pk}"
+    except (Teacher.DoesNotExist, Teacher.MultipleObjectsReturned):
+        folded = unicodedata.normalize("NFKC", username).strip().casefold()
+        return hashlib.sha256(folded.encode()).hexdigest()[:32]
+
+
+class TeacherSignInForm(LimitedSignIn, AuthenticationForm):
+    pass
+
+
+class AdminSignInForm(LimitedSignIn, AdminAuthenticationForm):
+    pass

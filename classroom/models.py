@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models, transaction
+from django.db.models.functions import Greatest
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -171,6 +172,16 @@ class Pupil(models.Model):
     sign_in_generation = models.PositiveIntegerField(default=0, editable=False)
     failed_sign_ins = models.PositiveSmallIntegerField(default=0, editable=False)
     locked_until = models.DateTimeField(null=True, blank=True, editable=False)
+    # The pupil's locks (after wrong pictures from every device together) since
+    # the teacher last unlocked them: each lasts twice the one before, and the
+    # last held until the teacher unlocks (``sign_in_held``). A lock of a fixed
+    # ten minutes let one machine renewing its device cookie try every one of
+    # the 1,320 passwords in 11 hours.
+    sign_in_locks = models.PositiveSmallIntegerField(default=0, editable=False)
+    sign_in_held = models.BooleanField(default=False, editable=False)
+    # Wrong picture passwords since the teacher last unlocked the pupil: what
+    # the class page tells the teacher once someone's guesses locked the pupil.
+    wrong_sign_ins = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PupilQuerySet.as_manager()
@@ -193,7 +204,14 @@ class Pupil(models.Model):
 
     @property
     def is_locked(self) -> bool:
-        return self.locked_until is not None and self.locked_until > timezone.now()
+        return self.sign_in_held or (
+            self.locked_until is not None and self.locked_until > timezone.now()
+        )
+
+    @property
+    def was_tried(self) -> bool:
+        """Someone's wrong pictures locked this pupil since the teacher last unlocked them."""
+        return self.sign_in_locks > 0
 
     def claim_sign_in_try(self, device: str) -> bool:
         """Count one picture-password guess from this device before it is
@@ -204,17 +222,19 @@ class Pupil(models.Model):
         against a limit of 5. The device (classroom.devices) is locked out after
         a few wrong guesses, not the pupil: a classmate with the class code
         cannot keep a pupil out. Only many wrong guesses from many devices (a
-        script renewing its device cookie) lock the pupil everywhere."""
+        script renewing its device cookie) lock the pupil everywhere, for
+        longer each time, then until the teacher unlocks them."""
         limits = settings.NUMBO
         now = timezone.now()
         lock_for = timedelta(minutes=limits["PICTURE_PASSWORD_LOCK_MINUTES"])
         with transaction.atomic():
             row = (
                 Pupil.objects.select_for_update()
-                .only("failed_sign_ins", "locked_until")
+                .only("failed_sign_ins", "locked_until", "sign_in_locks", "sign_in_held")
                 .get(pk=self.pk)
             )
             self.failed_sign_ins, self.locked_until = row.failed_sign_ins, row.locked_until
+            self.sign_in_locks, self.sign_in_held = row.sign_in_locks, row.sign_in_held
             if self.is_locked:
                 return False
             # A device's address is personal data: kept a day at most.
@@ -231,12 +251,22 @@ class Pupil(models.Model):
                 guesses.wrong, guesses.locked_until = 0, now + lock_for
             guesses.save(update_fields=["wrong", "locked_until", "updated_at"])
             tries, locked_until = row.failed_sign_ins + 1, None
+            locks, held = row.sign_in_locks, False
             if tries >= limits["PICTURE_PASSWORD_TRIES_PER_PUPIL"]:
-                tries, locked_until = 0, now + lock_for
+                tries, locks = 0, locks + 1
+                if locks >= limits["PICTURE_PASSWORD_LOCKS_BEFORE_HOLD"]:
+                    held = True
+                else:
+                    locked_until = now + lock_for * 2 ** (locks - 1)
             Pupil.objects.filter(pk=self.pk).update(
-                failed_sign_ins=tries, locked_until=locked_until
+                failed_sign_ins=tries,
+                locked_until=locked_until,
+                sign_in_locks=locks,
+                sign_in_held=held,
+                wrong_sign_ins=models.F("wrong_sign_ins") + 1,
             )
         self.failed_sign_ins, self.locked_until = tries, locked_until
+        self.sign_in_locks, self.sign_in_held = locks, held
         return True
 
     def is_locked_for(self, device: str) -> bool:
@@ -246,17 +276,29 @@ class Pupil(models.Model):
         ).exists()
 
     def signed_in_from(self, device: str) -> None:
-        """The right pictures: this device's and the pupil's wrong guesses are forgotten."""
+        """The right pictures: this device's wrong guesses are forgotten, and the
+        try claim_sign_in_try counted. The pupil's locks are not: only the
+        teacher, who sees them, ends their growth."""
         self.wrong_pictures.filter(device=WrongPictures.device_of(device)).delete()
+        Pupil.objects.filter(pk=self.pk).update(
+            failed_sign_ins=0,
+            wrong_sign_ins=Greatest(models.F("wrong_sign_ins") - 1, 0),
+        )
         self.failed_sign_ins = 0
-        self.save(update_fields=["failed_sign_ins"])
 
     def unlock(self) -> None:
-        """The teacher's unlock: the pupil and every device locked out of them."""
+        """The teacher's unlock: the pupil and every device locked out of them,
+        and the growth of the pupil's locks starts again."""
         self.wrong_pictures.all().delete()
-        self.failed_sign_ins = 0
+        self.failed_sign_ins = self.sign_in_locks = self.wrong_sign_ins = 0
         self.locked_until = None
-        self.save(update_fields=["failed_sign_ins", "locked_until"])
+        self.sign_in_held = False
+        self.save(
+            update_fields=[
+                "failed_sign_ins", "locked_until", "sign_in_locks", "sign_in_held",
+                "wrong_sign_ins",
+            ]
+        )
 
 
 class WrongPictures(models.Model):

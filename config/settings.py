@@ -264,12 +264,20 @@ NUMBO = {
     "PICTURE_PASSWORD_TRIES_PER_DEVICE": 5,
     "PICTURE_PASSWORD_TRIES_PER_PUPIL": 20,
     "PICTURE_PASSWORD_LOCK_MINUTES": 10,
+    # The pupil's locks grow: 10, then 20 minutes, and the third holds until
+    # the teacher unlocks: 60 guesses of 1,320 at most before they see it.
+    "PICTURE_PASSWORD_LOCKS_BEFORE_HOLD": 3,
     "CLASS_CODE_TRIES_PER_DEVICE": 10,
     "CLASS_CODE_TRIES_PER_ADDRESS": 200,
     "CLASS_CODE_WINDOW_SECONDS": 600,
     "TEACHER_SIGN_IN_TRIES_PER_ACCOUNT": 10,
     "TEACHER_SIGN_IN_TRIES_PER_ADDRESS": 50,
     "TEACHER_SIGN_IN_WINDOW_SECONDS": 900,
+    # E-mails asked for (password resets, sign-ups) per address typed, and
+    # from one client address: an hour's worth.
+    "EMAILS_PER_ACCOUNT": 3,
+    "EMAILS_PER_CLIENT_ADDRESS": 20,
+    "EMAILS_WINDOW_SECONDS": 3600,
     # Reverse proxies in front of gunicorn that append X-Forwarded-For (0: none,
     # REMOTE_ADDR is the client). Too high lets a client forge its address.
     "TRUSTED_PROXIES": int(os.environ.get("NUMBO_TRUSTED_PROXIES", "0")),

@@ -3,7 +3,13 @@ from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
 from classroom.forms import TeacherSignInForm
-from classroom.views.accounts import home, sign_up
+from classroom.views.accounts import (
+    LimitedPasswordResetView,
+    home,
+    sign_up,
+    sign_up_finish,
+    sign_up_sent,
+)
 
 from .health import healthz
 
@@ -14,11 +20,14 @@ urlpatterns = [
     path("", home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/sign-up/", sign_up, name="sign_up"),
+    path("accounts/sign-up/sent/", sign_up_sent, name="sign_up_sent"),
+    path("accounts/sign-up/<str:token>/", sign_up_finish, name="sign_up_finish"),
     path(
         "accounts/login/",
         LoginView.as_view(authentication_form=TeacherSignInForm),
         name="login",
     ),
+    path("accounts/password_reset/", LimitedPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

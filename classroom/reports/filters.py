@@ -8,11 +8,18 @@ from datetime import date, datetime, time, timedelta
 
 from django import forms
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 # slug -> the game's name. Games are the floor above: the games app fills this
 # in when Django starts (games.apps), from its one list of games.
 GAME_NAMES: dict[str, str] = {}
+
+# The days a report can be asked about. Wider ones are no school's, and the
+# edges of Python's calendar (0001-01-01, 9999-12-31) overflow once a day is
+# made a moment of the school's time zone and the day after.
+FIRST_DAY = date(2000, 1, 1)
+LAST_DAY = date(2999, 12, 31)
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,12 @@ class ReportFilterForm(forms.Form):
     def add_prefix(self, field_name):
         return {"date_from": "from", "date_to": "to"}.get(field_name, field_name)
 
+    def clean_date_from(self) -> date | None:
+        return _school_day(self.cleaned_data["date_from"])
+
+    def clean_date_to(self) -> date | None:
+        return _school_day(self.cleaned_data["date_to"])
+
     def clean(self):
         cleaned = super().clean()
         start, end = cleaned.get("date_from"), cleaned.get("date_to")
@@ -82,3 +95,12 @@ class ReportFilterForm(forms.Form):
     def filters(self) -> ReportFilters:
         data = self.cleaned_data
         return ReportFilters(data.get("date_from"), data.get("date_to"), data.get("game") or "")
+
+
+def _school_day(day: date | None) -> date | None:
+    if day is not None and not FIRST_DAY <= day <= LAST_DAY:
+        raise forms.ValidationError(
+            _("Choose a day between %(first)s and %(last)s."),
+            params={"first": date_format(FIRST_DAY), "last": date_format(LAST_DAY)},
+        )
+    return day

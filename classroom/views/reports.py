@@ -11,6 +11,7 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from learning.opportunities import AVOID_MIN_CHANCES
 
@@ -74,14 +75,27 @@ def class_refresh(request, pk: int):
 def class_prepare(request, pk: int):
     """An export file built by a job, for big classes or when asked."""
     classroom = own_classroom(request, pk)
-    _form, filters = _filters(request)
+    form, filters = _filters(request)
     fmt = request.POST.get("format", "")
     if fmt not in exports.WRITERS:
         raise Http404
+    if not form.is_valid():
+        return _refused_filters(request, classroom)
     # The worker has no request: the file is written in the language of the page that asked.
     params = {"format": fmt, "language": get_language(), **filters.as_params()}
     job, _created = jobs.request_job(request.user, classroom, ReportJob.Kind.EXPORT, params)
     return _job_answer(request, job, classroom, filters)
+
+
+def _refused_filters(request, classroom):
+    """Filters the form refuses (a day out of range, the last before the
+    first): back to the report, whose form says what is wrong, rather than a
+    file of other days than the ones asked for."""
+    source = request.POST if request.method == "POST" else request.GET
+    asked = {name: source.get(name, "")[:40] for name in ("from", "to", "game")}
+    url = reverse("reports:class_report", args=[classroom.pk])
+    url = f"{url}?{urlencode({k: v for k, v in asked.items() if v})}"
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def _job_answer(request, job, classroom, filters: ReportFilters | None = None):
@@ -97,7 +111,9 @@ def class_export(request, pk: int, fmt: str):
     classroom = own_classroom(request, pk)
     if fmt not in exports.WRITERS:
         raise Http404
-    _form, filters = _filters(request)
+    form, filters = _filters(request)
+    if not form.is_valid():
+        return _refused_filters(request, classroom)
     if classroom.pupils.count() > jobs.EXPORT_INLINE_LIMIT:
         messages.info(
             request, _("This class is large: prepare the file and download it when it is ready.")

@@ -35,6 +35,8 @@ PUBLIC = {
     "classroom:join_pupil",
     # The token in the address is the key; without it the page says the link is invalid.
     "password_reset_confirm",
+    # The same: a signed token from the sign-up's e-mail, used once.
+    "sign_up_finish",
 }
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
