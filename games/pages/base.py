@@ -281,7 +281,9 @@ class Presenter:
         of the table still goes through when the player's scene is the same
         now: in a game everyone plays at once, another player's move (a
         computer's, often) must not send a child back to redo theirs. ''
-        (the default): any change makes an older move stale."""
+        (the default): any change makes an older move stale. The player's
+        page carries it (its forms' ``seen`` field): it is made of what they
+        see only, or it would tell them a card hidden from them."""
         return ""
 
     def turn_key(self, state) -> Any:

@@ -125,7 +125,10 @@ class NumxPresenter(Presenter):
         if phase == "play":
             pending = state.pending
             asked = pending.kind if pending is not None and player in waiting_on(state) else ""
-            mine = zlib.crc32(repr((state.hands[player], state.rows[player])).encode())
+            # Only what the pupil sees: the page carries this, and a checksum
+            # of a face-down card (their own row's too) would tell it.
+            row = tuple(card if up else "" for card, up in state.rows[player])
+            mine = zlib.crc32(repr((state.hands[player], row)).encode())
             return f"play:{state.round_no}:{state.tour}:{mine}:{asked}"
         return ""
 
