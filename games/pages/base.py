@@ -299,6 +299,14 @@ class Presenter:
         move for each such computer player: it must be cheap when it says no."""
         return []
 
+    def may_move_out_of_turn(self, state, player: int) -> bool:
+        """Whether ``player`` might now make a move though the game does not
+        wait on them, as far as every player can tell (NUM-X: a Rainbow of
+        the last trick's value, which only their hand says). Read from what
+        every tablet sees, never from a hidden card: a computer player that
+        may is why the tablets keep polling (services.server_may_move)."""
+        return False
+
     # Games of open information, where every player the game is not waiting on
     # sees the same page but for the "(you)" mark (games.watching).
     watchers_share_a_page = False

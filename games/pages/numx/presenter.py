@@ -144,6 +144,13 @@ class NumxPresenter(Presenter):
         return [m for m in bot_moves(state, player, level or "greedy", seed)
                 if m["type"] == "rainbow"][:1]
 
+    def may_move_out_of_turn(self, state, player: int) -> bool:
+        # can_add_rainbow without the hand: whether this player holds the
+        # Rainbow is theirs alone to know.
+        last = state.last
+        return (state.phase == "play" and state.pending is None and last is not None
+                and last.kind == "number" and last.owner != player)
+
     # ------------------------------------------------------------------ evidence
 
     # The count asks for each group's worth and the total: the attempts
