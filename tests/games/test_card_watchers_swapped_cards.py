@@ -367,3 +367,16 @@ def test_nambarz_a_draw_with_another_card_on_top_of_the_pile(classroom, teacher,
     deals = [base, swap(base, base.pile[-1], sym(4)), swap(base, base.pile[0], sym(6)),
              swap(base, base.pile[-1], base.pile[0]), swap(base, sym(4), sym(10))]
     check_deals(screens_of(session, table, pupils[:3]), deals, 0, {"type": "draw"})
+
+
+def test_numx_a_malus_whose_cards_only_its_target_sees(classroom, teacher, pupils):
+    """Léa's Malus on Noah: the cards he takes from the pile are his to see."""
+    session, table = one_table(classroom, teacher, pupils[:3], game="numx", options={}, seed=5)
+    base = numx_deal(table, [["blue2", "malus4"], ["blue5", "red9"], NX_HANDS[2]],
+                     [[], [("red3", True)], [("rainbow11", False)]], [])
+    base = replace(base, pile=tuple(c for c in base.pile if c not in ("green5", "blue9"))
+                   + ("green5", "blue9"))
+    deals = [base, swap(base, "blue9", "red11"), swap(base, "green5", "yellow7"),
+             swap(base, "red11", "yellow7"), swap(base, "rainbow11", "blue4")]
+    check_deals(screens_of(session, table, pupils[:3]), deals, 0,
+                {"type": "action", "card": "malus4", "target": "1"})
