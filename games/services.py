@@ -756,6 +756,30 @@ def due_at(table: Table, state) -> float | None:
     return min(moments).timestamp() if moments else None
 
 
+def server_may_move(table: Table, state) -> bool:
+    """Whether the tablets must keep polling as if the server might move
+    soon, from what every tablet sees: a computer player the game waits on,
+    one that may move out of turn (``Presenter.may_move_out_of_turn``), a
+    turn's or the game's clock. Not ``due_at``: whether a computer holds the
+    card that lets it move out of turn (NUM-X's Rainbow) is hidden, and a
+    page whose poll changed with it would tell."""
+    if table.finished or not table.session.is_running:
+        return False
+    shown = presenter(table.session.game)
+    if _bot_seat(table, state) is not None:
+        return True
+    if shown.deadline(state) or _game_end(table, state):
+        return True
+    if engine_of(table.session.game).result(state) is not None:
+        return False
+    waiting = shown.waiting_on(state)
+    return any(
+        seat.pupil_id is None and seat.player not in waiting
+        and shown.may_move_out_of_turn(state, seat.player)
+        for seat in table.seats.all()
+    )
+
+
 def _game_end(table: Table, state) -> datetime | None:
     minutes = presenter(table.session.game).time_limit_minutes(state)
     return table.session.created_at + timedelta(minutes=minutes) if minutes else None

@@ -35,6 +35,7 @@ from . import live
 from .pages.base import MOVE_FIELDS_SLOT, OWN_SLOT, you_class_slot, you_slot
 
 CLASS_SLOTS = re.compile(r"<!--you-class:\d+-->")  # you_class_slot's
+YOU_SLOTS = re.compile(r"<!--you:\d+-->")  # you_slot's
 
 TOKEN_SLOT = "watchers-poll-token"
 # Where a pupil's own page has the lines about their move: empty for the
@@ -132,6 +133,9 @@ def personal(copy: Copy, token: str, feedback: str = "") -> str:
     their own piece (their hand) fills its slot, and ``feedback`` (the lines
     about the move that made them a watcher, if theirs) its own."""
     html = copy.html.replace(TOKEN_SLOT, token).replace(you_slot(copy.player), _you_mark(), 1)
+    # The others' marks go as well: the page is then byte for byte the one
+    # this pupil's own render draws, whichever way it reached them.
+    html = YOU_SLOTS.sub("", html)
     if "<!--you-class:" in html:
         # Inside a class attribute: the others' slots must not stay as text.
         mine = you_class_slot(copy.player)

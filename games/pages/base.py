@@ -281,7 +281,9 @@ class Presenter:
         of the table still goes through when the player's scene is the same
         now: in a game everyone plays at once, another player's move (a
         computer's, often) must not send a child back to redo theirs. ''
-        (the default): any change makes an older move stale."""
+        (the default): any change makes an older move stale. The player's
+        page carries it (its forms' ``seen`` field): it is made of what they
+        see only, or it would tell them a card hidden from them."""
         return ""
 
     def turn_key(self, state) -> Any:
@@ -296,6 +298,14 @@ class Presenter:
         it (NUM-X's out-of-turn Rainbow); none in most games. Asked after every
         move for each such computer player: it must be cheap when it says no."""
         return []
+
+    def may_move_out_of_turn(self, state, player: int) -> bool:
+        """Whether ``player`` might now make a move though the game does not
+        wait on them, as far as every player can tell (NUM-X: a Rainbow of
+        the last trick's value, which only their hand says). Read from what
+        every tablet sees, never from a hidden card: a computer player that
+        may is why the tablets keep polling (services.server_may_move)."""
+        return False
 
     # Games of open information, where every player the game is not waiting on
     # sees the same page but for the "(you)" mark (games.watching).

@@ -73,7 +73,10 @@ def _keep_watchers_page(
     mover is left out of those it is kept for: their answer is on its way,
     with the feedback on their move, and a pushed page would overtake it.
     When the move made the mover a watcher too, that answer is this page,
-    made theirs (``request.mover_copy``): one draw where there were two."""
+    made theirs (``request.mover_copy``): one draw where there were two.
+    Whether it is can rest on a hidden card (a NUM-X pupil holding the
+    Rainbow that fits does not watch): ``watching.personal`` makes the copy
+    byte for byte the page the mover's own render draws, so nothing tells."""
     shown = presenter(table.session.game)
     others = [s for s in table.seats.all() if s.pupil_id and s.pupil_id != mover_id]
     if not shown.watchers_share_a_page or not others:

@@ -111,10 +111,11 @@ def table_context(
         "note": note,
         "note_kind": note_kind,
         "poll_url": table_url("games:table_poll", table.pk) + "?t=" + token,
-        # A computer player or a clock will move next: the tablets keep polling
+        # A computer player or a clock may move next: the tablets keep polling
         # every 2 s even while their push stream is live, so the move shows
         # without a worker too (the embedded default, the browser tests).
-        "server_moves": services.due_at(table, state) is not None,
+        # Said from what every tablet sees, not from a computer's hidden hand.
+        "server_moves": services.server_may_move(table, state),
         # The language lets the push service send a watcher's page in the
         # language this page is drawn in.
         "push_url": settings.PUSH_URL

@@ -125,7 +125,10 @@ class NumxPresenter(Presenter):
         if phase == "play":
             pending = state.pending
             asked = pending.kind if pending is not None and player in waiting_on(state) else ""
-            mine = zlib.crc32(repr((state.hands[player], state.rows[player])).encode())
+            # Only what the pupil sees: the page carries this, and a checksum
+            # of a face-down card (their own row's too) would tell it.
+            row = tuple(card if up else "" for card, up in state.rows[player])
+            mine = zlib.crc32(repr((state.hands[player], row)).encode())
             return f"play:{state.round_no}:{state.tour}:{mine}:{asked}"
         return ""
 
@@ -140,6 +143,13 @@ class NumxPresenter(Presenter):
             return []
         return [m for m in bot_moves(state, player, level or "greedy", seed)
                 if m["type"] == "rainbow"][:1]
+
+    def may_move_out_of_turn(self, state, player: int) -> bool:
+        # can_add_rainbow without the hand: whether this player holds the
+        # Rainbow is theirs alone to know.
+        last = state.last
+        return (state.phase == "play" and state.pending is None and last is not None
+                and last.kind == "number" and last.owner != player)
 
     # ------------------------------------------------------------------ evidence
 
