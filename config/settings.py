@@ -114,7 +114,8 @@ else:
             # and two tablets' requests at once broke it ("cannot open savepoint - SQL
             # statements in progress"), which `make run` (a connection a thread) never
             # does. On a file, the browser tests run the embedded default as it is.
-            "TEST": {"NAME": VAR_DIR / "test_numbo.sqlite3"},
+            # One a test run (its process id): two runs side by side must not share it.
+            "TEST": {"NAME": VAR_DIR / f"test_numbo_{os.getpid()}.sqlite3"},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
