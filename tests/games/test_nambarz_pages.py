@@ -368,6 +368,48 @@ def test_the_start_form_starts_a_nambarz_game_with_its_options(teacher_client, c
     assert state.options.operations == "+-" and state.players == 3
 
 
+def test_the_start_form_offers_the_readings_rules_leaves_open(teacher_client, classroom, pupils):
+    # RULES 3.4 b5 (the strict simplest rule), 3.5 (the last player unpaid,
+    # teams, the tie-break): the engine has them, the teacher chooses them.
+    url = reverse("games:session_new", args=[classroom.pk])
+    page = html.unescape(teacher_client.get(url).content.decode())
+    for label in ("Strict simplest calculation", "The last player of a round scores no rank",
+                  "Teams of two neighbours", "No tie-break"):
+        assert label in page
+    post = {"game": "nambarz", "table_size": "4", "tablets": "own", "bot_level": "greedy",
+            "rounds": "3", "jokers": "12", "strict_simplest": "on", "last_unpaid": "on",
+            "nambarz_teams": "on", "no_tie_break": "on",
+            **{f"table_{p.pk}": "1" if p in pupils[:2] else "0" for p in pupils}}
+    refused = teacher_client.post(url, {**post, "table_size": "3"})
+    assert "Teams in Nambarz need 4 players per table" in html.unescape(
+        refused.content.decode())
+    assert teacher_client.post(url, post).status_code == 302
+    session = GameSession.objects.get()
+    assert session.options == {"rounds": 3, "jokers": 12, "brackets": False, "young": False,
+                               "strict_simplest": True, "last_paid": False, "teams": True,
+                               "tie_break": False}
+    options = ENGINE.from_json(Table.objects.get(session=session).state).options
+    assert options.strict_simplest and not options.last_paid and options.teams
+    assert not options.tie_break
+
+
+@pytest.mark.parametrize("language,label,not_said", [
+    ("en", "Tie-break", "Round 2 of 1"), ("fr", "Départage", "Manche 2 sur 1")])
+def test_a_tie_break_round_reads_as_one(start, pupil_client, teacher_client, language, label,
+                                         not_said):
+    session, table = start()
+    state = deal(table, [[sym(1), sym(2)], [sym(7), sym(4)]], target=sym(5))
+    state = replace(state, round=2, scores=(40, 40), history=((40, 40),))
+    table.state = state.to_json()
+    table.save(update_fields=["state"])
+    live.bump(table.pk)
+    projector = reverse("games:table_projector", args=[table.pk])
+    for page in (page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE=language),
+                 teacher_client.get(projector, HTTP_ACCEPT_LANGUAGE=language)):
+        text = html.unescape(page.content.decode())
+        assert label in text and not_said not in text
+
+
 def test_french_tablets_read_french(start, pupil_client):
     session, table = start()
     deal(table, [[sym(1), sym(2)], [sym(7), sym(4)]], target=sym(5))

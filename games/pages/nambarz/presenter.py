@@ -243,9 +243,7 @@ class NambarzPresenter(Presenter):
             return _("Round %(n)s is over.") % {"n": data.get("round")}
         if kind == "round_started":
             if data.get("extra"):
-                return _("Round %(n)s starts: an extra round, to break the tie.") % {
-                    "n": data.get("round")
-                }
+                return _("The tie-break starts: one more round for the tied leaders.")
             return _("Round %(n)s starts.") % {"n": data.get("round")}
         if kind == "game_over":
             return _("The game is over.")
