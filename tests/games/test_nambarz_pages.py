@@ -157,9 +157,9 @@ def test_a_wrong_result_keeps_the_cards_and_counts_as_an_attempt(start, pupil_cl
          "The 8 matches the target by its number: it can't be inside a calculation. "
          "Lay it alone!"),
         (drw(8), [drw(3), sym(5)], "+", "8",
-         "In a calculation, use only cards with an animal, or only cards without an animal."),
+         "In a calculation, use only number cards, or only animal cards."),
         (drw(8), [drw(3), drw(5)], "+", "8",
-         "The 3 bee matches the target by its drawing: it can't be inside a calculation. "
+         "The 3 bee matches the target by its animal: it can't be inside a calculation. "
          "Lay it alone!"),
         (sym(3), [sym(6), sym(2), sym(1)], "/,*", "3,3", "2 + 1 already makes 3: use fewer cards."),
         (sym(9), [sym(6), sym(2)], "+", "8", "Your calculation makes 8, but the target is 9."),
@@ -422,10 +422,10 @@ def test_french_tablets_read_french(start, pupil_client):
     "language, refused, laid",
     [
         ("en", "The 10 snail does not match the 8 hippo: it needs the same number or the same "
-         "drawing.", "Léa M. laid the 3 hippo: the same drawing."),
+         "animal.", "Léa M. laid the 3 hippo: the same animal."),
         # "La carte": one gender for every animal, and no "de" + vowel to elide.
         ("fr", "La carte 10 escargot ne va pas sur la carte 8 hippopotame : il faut le même "
-         "nombre ou le même dessin.", "Léa M. a posé la carte 3 hippopotame : le même dessin."),
+         "nombre ou le même animal.", "Léa M. a posé la carte 3 hippopotame : le même animal."),
     ],
 )
 def test_a_card_is_named_as_a_child_reads_it(start, pupil_client, language, refused, laid):
@@ -458,14 +458,13 @@ def test_the_one_family_rule_is_said_before_a_calculation(start, pupil_client, l
     rule = re.search(r'data-testid="family-rule">([^<]*)<', page).group(1)
     tapped = re.search(r'data-t-no-animal="([^"]*)"', page).group(1)
     if language == "en":
-        assert rule == ("In a calculation, use only cards with an animal, "
-                        "or only cards without an animal.")
-        assert tapped == ("The %(card)s has no animal and the %(first)s has one: "
+        assert rule == "In a calculation, use only number cards, or only animal cards."
+        assert tapped == ("The %(card)s is a number card and the %(first)s an animal card: "
                           "they can't be in the same calculation.")
     else:
-        assert rule == ("Dans un calcul, utilise seulement des cartes avec un animal, "
-                        "ou seulement des cartes sans animal.")
-        assert tapped.startswith("La carte %(card)s n'a pas d'animal et la carte %(first)s")
+        assert rule == ("Dans un calcul, utilise seulement des cartes nombre, "
+                        "ou seulement des cartes animal.")
+        assert tapped.startswith("La carte %(card)s est une carte nombre et la carte %(first)s")
     # The card's name the picker puts in those words.
     assert f'data-card="{drw(9, 1)}"' in page
     assert re.search(rf'data-card="{drw(9, 1)}"[^>]*data-name="9 (mouse|souris)"', page)

@@ -17,7 +17,7 @@ ROUND_CHOICES = [
 # RULES 3.3: fewer jokers, harder game.
 JOKER_CHOICES = [
     ("12", _("12 jokers: beginners")),
-    ("8", _("8 jokers: confirmed")),
+    ("8", _("8 jokers: intermediate")),
     ("4", _("4 jokers: experienced")),
 ]
 
