@@ -388,9 +388,21 @@ def test_the_start_form_offers_the_readings_rules_leaves_open(teacher_client, cl
     assert session.options == {"rounds": 3, "jokers": 12, "brackets": False, "young": False,
                                "strict_simplest": True, "last_paid": False, "teams": True,
                                "tie_break": False}
-    options = ENGINE.from_json(Table.objects.get(session=session).state).options
+    table = Table.objects.get(session=session)
+    options = ENGINE.from_json(table.state).options
     assert options.strict_simplest and not options.last_paid and options.teams
     assert not options.tie_break
+    for view, pk in (("games:table_projector", table.pk), ("games:session_live", session.pk)):
+        assert teacher_client.get(reverse(view, args=[pk])).status_code == 200
+
+
+def test_a_table_of_the_new_options_plays(start, pupil_client):
+    session, table = start(options={"teams": True, "strict_simplest": True, "last_paid": False,
+                                    "tie_break": False})
+    deal(table, [[sym(5, 1), sym(2)], [sym(7), sym(4)]], target=sym(5))
+    assert page_of(pupil_client, table).status_code == 200
+    answer = post_move(pupil_client, table, type="match", card=str(sym(5, 1))).content.decode()
+    assert "Léa M. laid the 5" in html.unescape(answer)
 
 
 @pytest.mark.parametrize("language,label,not_said", [
