@@ -180,3 +180,17 @@ def test_the_calculation_and_its_button_are_on_the_first_screen(
         .filter(e => e.getBoundingClientRect().right > 320)
         .map(e => e.tagName + "." + e.className)""")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320, wide
+
+    # In French (the longer sentences), the biggest case still fits.
+    page.set_viewport_size({"width": 768, "height": 1024})
+    page.get_by_role("button", name="FR", exact=True).click()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    deal_turn(table, [LEA + [sym(2), sym(4), sym(5)], *OTHERS], target=sym(8))
+    page.goto(live_server.url + f"/tables/{table.pk}/")
+    expect(page.locator(".ncard")).to_have_count(10)
+    for card in (sym(3), sym(3, 1), sym(1), sym(2)):
+        tap_card(page, card)
+    page.locator('.nz-op[data-step="0"][data-op="*"]').click()
+    page.locator('.nz-step input[data-step="0"]').click()
+    expect(page.locator(".nz-play .nz-pad")).to_be_visible()
+    fits(page, "6-big-hand-french", ("row", "pad", "button"))
