@@ -492,12 +492,18 @@ def table_outcome(table) -> TableOutcome | None:
 
 
 def _player_names(seats) -> dict[int, str]:
-    """Each player's name from its seats: a team's pupils joined with " & "."""
+    """Each player's name from its seats, as the game's pages name them
+    (games.seating.player_names): a team's pupils joined with " & ", the n-th
+    computer seat in seat order "Computer n", so that a report tells two
+    computers apart as the tablets and the projector did."""
     names: dict[int, list[str]] = {}
-    for seat in seats:
-        names.setdefault(seat.player, []).append(
-            seat.pupil.label if seat.pupil_id else gettext("Computer player")
-        )
+    bots = 0
+    for seat in sorted(seats, key=lambda s: (s.player, s.pk)):
+        if seat.pupil_id:
+            names.setdefault(seat.player, []).append(seat.pupil.label)
+        else:
+            bots += 1
+            names.setdefault(seat.player, []).append(gettext("Computer %(n)d") % {"n": bots})
     return {player: " & ".join(parts) for player, parts in names.items()}
 
 
@@ -585,6 +591,7 @@ def session_report(session) -> list[dict]:
     roster.label_each(s.pupil for t in seated for s in t.seats.all() if s.pupil_id)
     for table in seated:
         players = []
+        names = _player_names(table.seats.all())
         for seat in table.seats.all():
             mine = attempts_by_pupil.get(seat.pupil_id, []) if seat.pupil_id else []
             firsts = [a for a in mine if a.first_try]
@@ -592,6 +599,7 @@ def session_report(session) -> list[dict]:
                 {
                     "seat": seat,
                     "pupil": seat.pupil,
+                    "name": names.get(seat.player, ""),
                     "calculations": len(mine),
                     "right": sum(a.correct for a in firsts),
                     "wrong": sum(not a.correct for a in firsts),

@@ -90,7 +90,7 @@ from engine.nambarz.state import (
 
 MOVE_TYPES = ("match", "calculate", "joker", "draw", "pass", "timeout", "end")
 MAX_TYPED = 10**6
-FAMILY_WORD = {SYMBOL: "symbol", DRAWING: "drawing"}
+FAMILY_WORD = {SYMBOL: "a number", DRAWING: "an animal"}
 # A round where nobody can play nor draw ends after this many passes in a row
 # per player still holding cards (L: the rule book never meets it).
 BLOCKED_PASSES = 1
@@ -237,7 +237,7 @@ class Nambarz(StateStoresItself):
         if bound is not None:
             if card.family not in bound:
                 wanted = " or ".join(FAMILY_WORD[f] for f in bound)
-                raise IllegalMove(f"On this joker, lay a {wanted} card.", "joker_family",
+                raise IllegalMove(f"On this joker, lay {wanted} card.", "joker_family",
                                   card=card.id, families=list(bound))
             how = "joker"
         else:
@@ -247,7 +247,7 @@ class Nambarz(StateStoresItself):
             if found is None:
                 raise IllegalMove(
                     f"{card.label} does not match {target.label}: "
-                    "it needs the same number or the same drawing.",
+                    "it needs the same number or the same animal.",
                     "no_match", card=card.id, target=target.id)
             how = found
         event = Event("matched", player, {"card": card.to_json(), "by": how})
@@ -298,12 +298,12 @@ class Nambarz(StateStoresItself):
         if any(c.family == JOKER for c in cards):
             raise IllegalMove("A joker can't be inside a calculation.", "joker_inside")
         if len({c.family for c in cards}) > 1:
-            raise IllegalMove("Use cards of one family: all symbol cards or all drawing cards.",
+            raise IllegalMove("Use only number cards, or only animal cards.",
                               "mixed_families")
         for card in cards:
             how = match_kind(card, target)
             if how is not None:
-                word = "number" if how == "number" else "drawing"
+                word = "number" if how == "number" else "animal"
                 raise IllegalMove(
                     f"{card.label} matches the target by its {word}: "
                     "it can't be inside a calculation.",

@@ -22,7 +22,7 @@ Where each rule lives:
 Moves (dicts with a ``type``): ``choose`` {card}; ``trick`` {cards, value
 (for Jokers alone), from_row (a face-up score card taken back)}; ``action``
 {card, target, direction | mine, theirs | team, from_row}; ``draw`` then a
-``trick``/``action`` with the drawn card or ``keep``; ``pass``; ``rainbow``
+``trick``/``action`` with the drawn card (``keep`` in rulebook 1); ``pass``; ``rainbow``
 {card, trick, size} from any player; ``distribute`` {cards: [{card, to,
 face_up, end}]}; ``malus_discard`` {cards}, ``malus_remove`` {indices},
 ``malus_place`` {cards: [{card, face_up, end}]}; ``refill`` {choice:
@@ -39,9 +39,12 @@ where the rule book leaves room):
   may open a tour; Infini over Infini refused (L).
 * A turn that does not cover (action, draw kept, pass) lets the trick stand;
   the tour ends when the turn comes back to the top trick's owner and all the
-  others let it stand. Block's forced passes do not count, so after "Block
-  all" the owner plays again (seed example 2). A drawn card may be kept even
-  when it could be played (L).
+  others let it stand. A forced pass (Block) lets it stand too, unless the
+  trick's owner laid the Block: after the owner's "Block all" the owner plays
+  again (seed example 2); after another player's Block on the last who could
+  cover, the owner wins the tour (4.6, 4.8). A drawn card that can be played
+  is played (4.5). Games of the option ``rulebook`` 1 (stored before) keep
+  the old reading: no forced pass lets the trick stand, a drawn card may be kept.
 * Out-of-turn Rainbow: allowed to any player but the trick's owner (a
   blocked player too: it is not their turn), when no decision is pending (a
   drawn card, a Shadow's bonus, a Malus choice); the completer owns the trick

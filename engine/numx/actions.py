@@ -93,10 +93,12 @@ def play_action(state: NumxState, actor: int, card_id: str, move: dict[str, Any]
         event_data["direction"] = direction
         state = _swipe(state, actor, hit, direction)
     elif kind == "block":
-        blocked = list(state.blocked)
+        blocked, blockers = list(state.blocked), list(state.blocked_by)
         for p in hit:
             blocked[p] = p != actor
-        state = set_fields(state, blocked=tuple(blocked))
+            if blockers and p != actor:
+                blockers[p] = actor
+        state = set_fields(state, blocked=tuple(blocked), blocked_by=tuple(blockers))
     elif kind == "quantique":
         protected = list(state.protected)
         for p in hit:

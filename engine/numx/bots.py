@@ -253,9 +253,14 @@ def _one_move(state: NumxState, player: int, level: str, rng: random.Random
         return pick_action(state, player, level, rng, moves, bonus=True) or {"type": "pass"}
     if pending is not None:
         chosen = pick_trick(state, player, level, rng, moves)
-        if chosen is None or pending.card not in chosen["cards"]:
+        if chosen is not None and pending.card in chosen["cards"]:
+            return chosen
+        if {"type": "keep"} in moves:
             return {"type": "keep"}
-        return chosen
+        # RULES 4.5: a drawn card that can be played is played, even one the
+        # bot would rather have kept.
+        action = pick_action(state, player, level, rng, moves, bonus=False)
+        return action or next(m for m in moves if m["type"] in ("trick", "action"))
     if state.blocked[player]:
         return moves[0] if state.last is not None and state.last.eligible else {"type": "pass"}
     chosen = pick_trick(state, player, level, rng, moves)

@@ -2,10 +2,13 @@
 
 A tour ends when the turn comes back to the owner of the top trick and every
 other player has let it stand since it was laid (a pass, an action, a draw
-kept). A player forced to pass by Block has not let it stand: when Block kept
-all the others out, the turn comes back to the owner, who plays again ("permet
-de rejouer", seed example 2). A blocked player holding Num-X is asked (Num-X
-or pass); one without it is passed over at once.
+kept). A player the owner's own Block forced to pass has not let it stand:
+when the owner's Block kept all the others out, the turn comes back to the
+owner, who plays again ("permet de rejouer", seed example 2). A player
+another player blocked has let it stand (RULES 4.6, 4.8): when they were the
+last who could cover, the tour ends and the owner wins it (rulebook 2; in
+games of rulebook 1 no forced pass let it stand). A blocked player holding
+Num-X is asked (Num-X or pass); one without it is passed over at once.
 """
 
 from __future__ import annotations
@@ -44,6 +47,12 @@ def to_discard(state: NumxState, cards: tuple[str, ...] | list[str]) -> NumxStat
     return set_fields(state, discard=state.discard + others, used=state.used + actions)
 
 
+def let_stand(state: NumxState, player: int) -> bool:
+    """Whether ``player``'s forced pass (Block) lets the top trick stand: yes,
+    unless the trick's owner blocked them (see the module's docstring)."""
+    return state.rulebook >= 2 and state.blocked_by[player] != state.owner
+
+
 def hand_on(state: NumxState, player: int, voluntary: bool) -> tuple[NumxState, Events]:
     """After ``player``'s turn: end the tour, or give the turn to the next player."""
     if not state.hands[player]:
@@ -64,6 +73,8 @@ def hand_on(state: NumxState, player: int, voluntary: bool) -> tuple[NumxState, 
         if state.blocked[following]:
             if NUMX in state.hands[following]:
                 break
+            if let_stand(state, following) and following not in state.passed:
+                state = set_fields(state, passed=tuple(sorted(state.passed + (following,))))
             state = set_fields(state, blocked=with_item(state.blocked, following, False))
             events.append(Event("blocked", following, {}))
             continue

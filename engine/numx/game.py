@@ -39,6 +39,7 @@ from engine.numx.flow import (
     draw_cards,
     end_tour,
     hand_on,
+    let_stand,
     smallest_unique,
     to_discard,
 )
@@ -137,6 +138,13 @@ def _take(state: NumxState, player: int, cards: tuple[str, ...], from_row: dict[
     return set_fields(state, hands=with_item(state.hands, player, tuple(hand)))
 
 
+def play_drawn(state: NumxState) -> IllegalMove:
+    """The refusal of any other move while a drawn card waits to be played."""
+    if state.rulebook >= 2:
+        return IllegalMove("Play the card you drew: it can be played.", "play_drawn_now")
+    return IllegalMove("Play the card you drew, or keep it.", "play_drawn")
+
+
 class Numx(StateStoresItself):
     """The engine game for the registry (slug ``numx``)."""
 
@@ -157,7 +165,8 @@ class Numx(StateStoresItself):
             malus=opts["malus"], teams=opts["teams"], phase="choose", hands=hands,
             pile=tuple(pile), discard=(), used=(), rows=((),) * players,
             chosen=(None,) * players, blocked=(False,) * players,
-            protected=(False,) * players,
+            protected=(False,) * players, rulebook=opts["rulebook"],
+            blocked_by=(None,) * players if opts["rulebook"] >= 2 else (),
         )
 
     # ------------------------------------------------------------------ moves
@@ -202,6 +211,8 @@ class Numx(StateStoresItself):
             found += self._trick_moves(state, player, state.hands[player], must_include=drawn)
             if CARDS[drawn].is_action and state.actions:
                 found += self.action_moves(state, player, drawn)
+            if state.rulebook >= 2:
+                return found  # RULES 4.5: a drawn card that can be played is played
             return found + [{"type": "keep"}]
         if pending is not None:  # the Shadow's bonus action
             for c in sorted(set(state.hands[player])):
@@ -316,7 +327,7 @@ class Numx(StateStoresItself):
         if state.blocked[player]:
             if kind == "pass":
                 state = set_fields(state, blocked=with_item(state.blocked, player, False))
-                state, events = hand_on(state, player, voluntary=False)
+                state, events = hand_on(state, player, voluntary=let_stand(state, player))
                 return Outcome(state, (Event("blocked", player, {}), *events))
             if kind != "trick" or move.get("cards") != [NUMX]:
                 raise IllegalMove("You are blocked: pass, or play Num-X.", "blocked")
@@ -383,7 +394,7 @@ class Numx(StateStoresItself):
                must_include: str | None = None) -> Outcome:
         cards = _card_list(move)
         if must_include is not None and must_include not in cards:
-            raise IllegalMove("Play the card you drew, or keep it.", "play_drawn")
+            raise play_drawn(state)
         value = move.get("value")
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise IllegalMove("Say which number the Joker stands for (0 to 16).", "joker_value")
@@ -410,7 +421,7 @@ class Numx(StateStoresItself):
         if not isinstance(card_id, str) or card_id not in CARDS or not CARDS[card_id].is_action:
             raise IllegalMove("Choose an action card.", "not_action")
         if must_be is not None and card_id != must_be:
-            raise IllegalMove("Play the card you drew, or keep it.", "play_drawn")
+            raise play_drawn(state)
         if not state.actions:
             raise IllegalMove("This mode has no action cards.", "no_actions")
         state = _take(state, player, (card_id,), move)
@@ -430,7 +441,8 @@ class Numx(StateStoresItself):
                                                   state.hands[player] + drawn))
         events.append(Event("drew", player, {}))
         playable = bool(legal_tricks(state.hands[player], state.last, must_include=card_id)) \
-            or (CARDS[card_id].is_action and state.actions)
+            or (CARDS[card_id].is_action and state.actions and (
+                state.rulebook < 2 or bool(self.action_moves(state, player, card_id))))
         if not playable:
             more_state, more = hand_on(state, player, voluntary=True)
             return Outcome(more_state, tuple(events + [Event("kept", player, {})] + more))
@@ -441,15 +453,17 @@ class Numx(StateStoresItself):
                     move: dict[str, Any]) -> Outcome:
         drawn = state.pending.card  # type: ignore[union-attr]
         if move.get("from_row") is not None:
-            raise IllegalMove("Play the card you drew, or keep it.", "play_drawn")
+            raise play_drawn(state)
         if kind == "keep":
+            if {"type": "keep"} not in self.moves(state, player):
+                raise play_drawn(state)
             state, events = hand_on(state, player, voluntary=True)
             return Outcome(state, (Event("kept", player, {}), *events))
         if kind == "trick":
             return self._trick(state, player, move, must_include=drawn)
         if kind == "action":
             return self._action(state, player, move, voluntary=True, must_be=drawn)
-        raise IllegalMove("Play the card you drew, or keep it.", "play_drawn")
+        raise play_drawn(state)
 
     def _distribute(self, state: NumxState, move: dict[str, Any]) -> Outcome:
         handed = read_distribution(state, move)

@@ -17,6 +17,13 @@ from engine.numx.tricks import Trick
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TEAM_SIZE = 2
+# The edition of the rules a game plays by, so that a stored game replays as it
+# was played. 1: a player passed over by anyone's Block gives the turn back to
+# the trick's owner, and a drawn card may be kept. 2 (RULES 4.5, 4.8): only
+# the owner's own Block gives them the turn back, and a drawn card that can be
+# played is played. A state stored without it is of edition 1.
+RULEBOOK = 2
+RULEBOOKS = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -94,6 +101,8 @@ class NumxState:
     tour: int = 0
     counts: tuple[tuple[int, ...], ...] = ()
     totals: tuple[int | None, ...] = ()
+    rulebook: int = 1
+    blocked_by: tuple[int | None, ...] = ()  # who blocked each player (rulebook 2)
 
     @property
     def last(self) -> Trick | None:
@@ -164,13 +173,14 @@ class NumxState:
         for name in ("hands", "teams", "counts"):
             values[name] = tuple(tuple(inner) for inner in data[name])
         for name in ("rules", "pile", "discard", "used", "chosen", "passed", "blocked",
-                     "protected", "totals"):
-            values[name] = tuple(data[name])
+                     "protected", "totals", "blocked_by"):
+            if name in data:
+                values[name] = tuple(data[name])
         return cls(**values)
 
 
 def read_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:
-    """The game's options checked: mode, rules, malus, teams."""
+    """The game's options checked: mode, rules, malus, teams, rulebook."""
     options = dict(options or {})
     mode = options.pop("mode", "speed_run")
     if mode not in MODES:
@@ -191,9 +201,13 @@ def read_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]
                   or any(len(t) != TEAM_SIZE for t in teams)):
         raise IllegalMove("Teams are pairs, and every player is in one team.", "bad_option",
                           option="teams")
+    rulebook = options.pop("rulebook", RULEBOOK)
+    if rulebook not in RULEBOOKS or isinstance(rulebook, bool):
+        raise IllegalMove("This game has no such option.", "bad_option", option="rulebook")
     if options:
         raise IllegalMove("This game has no such option.", "bad_option", option=sorted(options)[0])
-    return {"mode": mode, "rules": tuple(sorted(set(rules))), "malus": malus, "teams": teams}
+    return {"mode": mode, "rules": tuple(sorted(set(rules))), "malus": malus, "teams": teams,
+            "rulebook": rulebook}
 
 
 def with_item(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

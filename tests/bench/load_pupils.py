@@ -561,10 +561,11 @@ class NumxMind:
         if task == "drawn":
             drawn = next((b["data-card"] for b in hand if b.get("data-must") == "1"), None)
             mine = [a for a in actions if a["card"] == drawn]
-            if mine and random.random() < 0.5:
+            # RULES 4.5: without a "Keep it" button the drawn card must be played.
+            if mine and (not can["keep"] or random.random() < 0.5):
                 return {**fields, **mine[0]}
             tricks = legal_tricks(ids, last, must_include=drawn) if drawn else []
-            if tricks and random.random() < 0.8:
+            if tricks and (not can["keep"] or random.random() < 0.8):
                 return _nx_trick(fields, *min(tricks, key=_nx_lowest))
             return {**fields, "type": "keep"}
         tricks = legal_tricks(ids, last)

@@ -236,7 +236,7 @@ def test_a_concordance_is_one_tap_and_a_joker_says_what_it_does(
     expect(page.get_by_test_id("feedback").first).to_contain_text("Léa M. played a joker.")
     # 7 and the target 2 share their drawing: one tap lays it.
     tap_card(page, drw(7, 1))
-    expect(page.get_by_test_id("feedback").first).to_contain_text("the same drawing")
+    expect(page.get_by_test_id("feedback").first).to_contain_text("the same animal")
     expect(page.locator(".ncard")).to_have_count(1)
 
 
@@ -283,7 +283,7 @@ def test_a_card_of_the_other_family_stays_out_at_the_tap_and_typed_results_stay(
     sign_in_pupil(page, live_server.url, classroom.code, lea)
     page.get_by_role("link", name="Play at table 1").click()
     expect(page.get_by_test_id("family-rule")).to_have_text(
-        "In a calculation, use only cards with an animal, or only cards without an animal."
+        "In a calculation, use only number cards, or only animal cards."
     )
     # The 9 mouse, then the 1: the 1 stays out, and Léa is told why before
     # she types anything (RULES 3.4 b1).
@@ -292,7 +292,8 @@ def test_a_card_of_the_other_family_stays_out_at_the_tap_and_typed_results_stay(
     expect(symbol_one).to_have_attribute("aria-disabled", "true")
     symbol_one.click(force=True)
     expect(page.get_by_test_id("why-not")).to_have_text(
-        "The 1 has no animal and the 9 mouse has one: they can't be in the same calculation."
+        "The 1 is a number card and the 9 mouse an animal card: they can't be in the same "
+        "calculation."
     )
     expect(page.locator(".ncard.picked")).to_have_count(1)
     expect(page.locator("[data-pad]")).to_be_hidden()

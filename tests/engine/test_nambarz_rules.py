@@ -152,7 +152,7 @@ def test_a_card_concordant_by_drawing_cannot_be_inside():
     with pytest.raises(IllegalMove) as err:
         calc(state, 0, ["8-abeille", "5-chat"], ["-"], [3])
     assert err.value.code == "concordant_inside"
-    assert err.value.reason == ("8-abeille matches the target by its drawing: "
+    assert err.value.reason == ("8-abeille matches the target by its animal: "
                                 "it can't be inside a calculation.")
 
 

@@ -228,15 +228,37 @@ def test_take_back_a_face_up_score_card_and_play_it():
     assert state.hands[0] == ("blue2", "red9")
 
 
-def test_draw_then_play_or_keep():
+def test_a_drawn_card_that_can_be_played_is_played_at_once():
+    # RULES 4.5: "draw from the pile and play that card at once if possible".
     state = table([["blue2", "red9"], ["blue1"], ["blue0"], ["red0"]])
     state = set_fields(state, pile=state.pile + ("green5",))
     state, kinds, _ = play(state, 0, {"type": "draw"})
     assert waiting_on(state) == {0} and GAME.view(state, 0)["pending"]["card"] == "green5"
     assert "green5" not in json.dumps(GAME.view(state, 1))
-    assert refused(state, 0, trick("blue2")) == "play_drawn"
+    assert GAME.moves(state, 0) == [{"type": "trick", "cards": ["green5"], "value": 5}]
+    assert refused(state, 0, {"type": "keep"}) == "play_drawn_now"
+    assert refused(state, 0, trick("blue2")) == "play_drawn_now"
     state, _, _ = play(state, 0, trick("green5"))
     assert state.last.cards == ("green5",) and state.current == 1
+
+
+def test_a_drawn_card_that_cannot_be_played_is_kept():
+    state = table([["blue2", "red9"], ["blue1"], ["blue0"], ["red0"]],
+                  tricks=(Trick(3, ("blue12",), 12, "number"),))
+    state = set_fields(state, pile=state.pile + ("green5",))
+    state, kinds, _ = play(state, 0, {"type": "draw"})
+    assert "kept" in kinds and state.current == 1 and "green5" in state.hands[0]
+
+
+def test_a_game_of_the_first_rulebook_may_still_keep_a_drawn_card():
+    state = table([["blue2", "red9"], ["blue1"], ["blue0"], ["red0"]],
+                  options={"rulebook": 1})
+    state = set_fields(state, pile=state.pile + ("green5",))
+    state, kinds, _ = play(state, 0, {"type": "draw"})
+    assert {"type": "keep"} in GAME.moves(state, 0)
+    assert refused(state, 0, trick("blue2")) == "play_drawn"
+    state, kinds, _ = play(state, 0, {"type": "keep"})
+    assert "kept" in kinds and state.current == 1 and "green5" in state.hands[0]
 
 
 # ------------------------------------------------------------------ actions (4.8)
@@ -461,6 +483,66 @@ def test_malus_leaves_a_hand_one_card_at_least():
     after, _, _ = play(state, 0, move)
     assert waiting_on(after) == {3}
     assert GAME.moves(after, 3) == [{"type": "malus_remove", "count": 1, "cards": []}]
+
+
+def _lap_of_four(**more) -> NumxState:
+    """Player 0 owns the top trick; player 1 has passed; it is player 2's turn,
+    with a Block; player 3 is the last who could cover."""
+    state = table([["blue3", "red9"], ["blue1", "red1"], ["block1", "red2"], ["yellow10", "red3"]],
+                  tricks=(Trick(0, ("blue5",), 5, "number"),), current=1, **more)
+    state, _, _ = play(state, 1, {"type": "pass"})
+    assert state.current == 2
+    return state
+
+
+def test_another_players_block_on_the_last_who_could_cover_ends_the_lap():
+    # RULES 4.6, 4.8: nobody covered the trick, so its owner wins the lap.
+    state = _lap_of_four()
+    after, kinds, _ = play(state, 2, {"type": "action", "card": "block1", "target": 3})
+    assert kinds.count("blocked") == 1 and "tour_won" in kinds
+    assert after.winner == 0 and after.phase == "distribute"
+    assert task(after, 0) == "distribute"
+
+
+def test_a_blocked_player_passed_over_lets_the_trick_stand_for_later_players_too():
+    # Block on player 3 by player 1; player 2 covers; player 3 is passed over:
+    # their forced pass lets 2's trick stand, so 0 and 1 passing ends the lap.
+    state = table([["blue3", "red9"], ["block1", "red1"], ["blue7", "red2"], ["yellow10", "red3"]],
+                  tricks=(Trick(0, ("blue5",), 5, "number"),), current=1)
+    state, _, _ = play(state, 1, {"type": "action", "card": "block1", "target": 3})
+    state, kinds, _ = play(state, 2, trick("blue7"))
+    assert "blocked" in kinds and state.current == 0
+    state, _, _ = play(state, 0, {"type": "pass"})
+    state, kinds, _ = play(state, 1, {"type": "pass"})
+    assert "tour_won" in kinds and state.winner == 2
+
+
+def test_a_blocked_player_with_num_x_who_passes_lets_the_trick_stand():
+    state = _lap_of_four()
+    state = set_fields(state, hands=state.hands[:3] + (("numx", "red3"),))
+    state, _, _ = play(state, 2, {"type": "action", "card": "block1", "target": 3})
+    assert state.current == 3 and task(state, 3) == "blocked"
+    state, kinds, _ = play(state, 3, {"type": "pass"})
+    assert "tour_won" in kinds and state.winner == 0
+
+
+def test_a_game_of_the_first_rulebook_gives_the_owner_the_turn_back_after_a_block():
+    # Games stored before RULES 4.8 was followed replay as they were played.
+    state = _lap_of_four(options={"rulebook": 1})
+    after, kinds, _ = play(state, 2, {"type": "action", "card": "block1", "target": 3})
+    assert "tour_won" not in kinds and after.current == 0 and task(after, 0) == "play"
+    stored = {k: v for k, v in state.to_json().items() if k not in ("rulebook", "blocked_by")}
+    old = NumxState.from_json(json.loads(json.dumps(stored)))
+    assert old.rulebook == 1 and old.blocked_by == ()
+    assert GAME.apply(old, 2, {"type": "action", "card": "block1", "target": 3}).state.current == 0
+
+
+def test_the_rulebook_is_an_option_with_two_editions():
+    assert GAME.new({}, 3, 1).rulebook == 2
+    assert GAME.new({"rulebook": 1}, 3, 1).rulebook == 1
+    for wrong in (0, 3, True, "2"):
+        with pytest.raises(IllegalMove):
+            GAME.new({"rulebook": wrong}, 3, 1)
 
 
 def test_block_between_team_mates():

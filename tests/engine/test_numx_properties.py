@@ -64,6 +64,8 @@ def options(mode: str, players: int, seed: int) -> dict:
         chosen["teams"] = [[p, p + players // 2] for p in range(players // 2)]
     if seed % 3 == 0:
         chosen["malus"] = [[-2, 2], [3, -3], [0, 1], [-1, 0], [2, 2]]
+    if seed % 5 == 0:
+        chosen["rulebook"] = 1  # games stored before RULES 4.5 and 4.8 were followed
     return chosen
 
 
@@ -84,9 +86,10 @@ def random_game(seed: int, players: int, mode: str, choices: list[int]):
         moves = GAME.moves(state, player)
         assert moves, (state.phase, player)
         move = fill_in(state, player, moves[choice % len(moves)], rng)
-        state = GAME.apply(state, player, move).state
+        outcome = GAME.apply(state, player, move)
+        state = outcome.state
         log.append((player, move))
-        yield state, log
+        yield state, log, outcome.events
 
 
 games = st.tuples(st.integers(0, 10_000), st.integers(2, 6),
@@ -98,7 +101,7 @@ games = st.tuples(st.integers(0, 10_000), st.integers(2, 6),
 @given(games)
 def test_cards_are_conserved_and_no_view_leaks(game):
     seed, players, mode, choices = game
-    for state, _ in random_game(seed, players, mode, choices):
+    for state, _, _ in random_game(seed, players, mode, choices):
         cards = state.all_cards()
         assert len(cards) == len(set(cards)) == card_count(mode)
         for p in range(players):
@@ -129,12 +132,37 @@ def test_a_replayed_log_reaches_the_same_state(game):
     played = list(random_game(seed, players, mode, choices))
     if not played:
         return
-    last, log = played[-1]
+    last, log, _ = played[-1]
     state = GAME.new(options(mode, players, seed), players, seed)
     for player, move in log:
         state = GAME.apply(state, player, move).state
     assert state == last
     assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_the_owner_plays_on_their_own_trick_only_after_their_own_block(game):
+    """RULES 4.6, 4.8: a trick nobody covered wins its owner the lap; the turn
+    comes back to the owner only when their own Block kept the others out
+    ("permet de rejouer"); and a drawn card that can be played is played."""
+    seed, players, mode, choices = game
+    owner_blocked = False
+    for state, _, events in random_game(seed, players, mode, choices):
+        if state.rulebook < 2:
+            return
+        for event in events:
+            if event.kind in ("trick", "rainbow", "tour_started", "round_started"):
+                owner_blocked = False
+            elif event.kind == "action" and event.data["kind"] == "block" \
+                    and event.player == state.owner:
+                owner_blocked = True
+        if state.phase == "play" and state.pending is None and state.tricks \
+                and state.current == state.owner:
+            assert owner_blocked, (state.owner, state.passed)
+        if state.pending is not None and state.pending.kind == "drawn":
+            moves = GAME.moves(state, state.pending.player)
+            assert {"type": "keep"} not in moves and moves
 
 
 _junk = st.recursive(

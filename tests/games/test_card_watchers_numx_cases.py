@@ -109,9 +109,13 @@ def test_a_plain_trick_with_face_down_rows(start, pupil_client, client, pupils,
     check(table, pupils[:3], client, pushed=[pupils[2]])
 
 
+@pytest.mark.parametrize("rulebook, then", [(2, {"type": "trick", "cards": "yellow6"}),
+                                             (1, {"type": "keep"})])
 def test_a_drawn_card_to_play_or_keep(start, pupil_client, client, pupils,
-                                      django_capture_on_commit_callbacks):
-    session, table = start(players=3)
+                                      django_capture_on_commit_callbacks, rulebook, then):
+    # RULES 4.5: a drawn card that can be played is played (games of
+    # rulebook 1, stored before, may still keep it).
+    session, table = start(players=3, options={"rulebook": rulebook})
     state = deal(table, [["blue2", "red4"], HANDS[1], HANDS[2]], rows=ROWS,
                  tricks=[Trick(1, ("green3",), 3, "number")])
     put(table, replace(state, pile=tuple(c for c in state.pile if c != "yellow6") + ("yellow6",)))
@@ -119,7 +123,7 @@ def test_a_drawn_card_to_play_or_keep(start, pupil_client, client, pupils,
     state = state_of(table)
     assert state.pending is not None and state.pending.kind == "drawn"
     check(table, pupils[:3], client, pushed=[pupils[1], pupils[2]])
-    move(pupil_client, table, django_capture_on_commit_callbacks, type="keep")
+    move(pupil_client, table, django_capture_on_commit_callbacks, **then)
     check(table, pupils[:3], client, pushed=[pupils[2]])
 
 

@@ -259,17 +259,20 @@ def _nx_check(answer, table, mover, language="en"):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_numx_draw_then_keep(nx_start, pupil_client, pupils):
+@pytest.mark.parametrize("rulebook, then", [(2, {"type": "trick", "cards": "yellow6"}),
+                                             (1, {"type": "keep"})])
+def test_numx_draw_then_keep(nx_start, pupil_client, pupils, rulebook, then):
     from dataclasses import replace
 
     from .test_numx_pages import deal, put
 
-    session, table = nx_start(players=3)
+    # A drawn card that can be played is played; rulebook 1 games may keep it.
+    session, table = nx_start(players=3, options={"rulebook": rulebook})
     state = deal(table, [["blue2", "red4"], NX_HANDS[1], NX_HANDS[2]], rows=NX_ROWS,
                  tricks=[Trick(1, ("green3",), 3, "number")])
     put(table, replace(state, pile=tuple(c for c in state.pile if c != "yellow6") + ("yellow6",)))
     _nx_check(post(pupil_client, table, type="draw"), table, pupils[0])
-    assert _nx_check(post(pupil_client, table, type="keep"), table, pupils[0])
+    assert _nx_check(post(pupil_client, table, **then), table, pupils[0])
 
 
 @pytest.mark.django_db(transaction=True)

@@ -157,9 +157,9 @@ def test_a_wrong_result_keeps_the_cards_and_counts_as_an_attempt(start, pupil_cl
          "The 8 matches the target by its number: it can't be inside a calculation. "
          "Lay it alone!"),
         (drw(8), [drw(3), sym(5)], "+", "8",
-         "In a calculation, use only cards with an animal, or only cards without an animal."),
+         "In a calculation, use only number cards, or only animal cards."),
         (drw(8), [drw(3), drw(5)], "+", "8",
-         "The 3 bee matches the target by its drawing: it can't be inside a calculation. "
+         "The 3 bee matches the target by its animal: it can't be inside a calculation. "
          "Lay it alone!"),
         (sym(3), [sym(6), sym(2), sym(1)], "/,*", "3,3", "2 + 1 already makes 3: use fewer cards."),
         (sym(9), [sym(6), sym(2)], "+", "8", "Your calculation makes 8, but the target is 9."),
@@ -368,6 +368,60 @@ def test_the_start_form_starts_a_nambarz_game_with_its_options(teacher_client, c
     assert state.options.operations == "+-" and state.players == 3
 
 
+def test_the_start_form_offers_the_readings_rules_leaves_open(teacher_client, classroom, pupils):
+    # RULES 3.4 b5 (the strict simplest rule), 3.5 (the last player unpaid,
+    # teams, the tie-break): the engine has them, the teacher chooses them.
+    url = reverse("games:session_new", args=[classroom.pk])
+    page = html.unescape(teacher_client.get(url).content.decode())
+    for label in ("Strict simplest calculation", "The last player of a round scores no rank",
+                  "Teams of two neighbours", "No tie-break"):
+        assert label in page
+    post = {"game": "nambarz", "table_size": "4", "tablets": "own", "bot_level": "greedy",
+            "rounds": "3", "jokers": "12", "strict_simplest": "on", "last_unpaid": "on",
+            "nambarz_teams": "on", "no_tie_break": "on",
+            **{f"table_{p.pk}": "1" if p in pupils[:2] else "0" for p in pupils}}
+    refused = teacher_client.post(url, {**post, "table_size": "3"})
+    assert "Teams in Nambarz need 4 players per table" in html.unescape(
+        refused.content.decode())
+    assert teacher_client.post(url, post).status_code == 302
+    session = GameSession.objects.get()
+    assert session.options == {"rounds": 3, "jokers": 12, "brackets": False, "young": False,
+                               "strict_simplest": True, "last_paid": False, "teams": True,
+                               "tie_break": False}
+    table = Table.objects.get(session=session)
+    options = ENGINE.from_json(table.state).options
+    assert options.strict_simplest and not options.last_paid and options.teams
+    assert not options.tie_break
+    for view, pk in (("games:table_projector", table.pk), ("games:session_live", session.pk)):
+        assert teacher_client.get(reverse(view, args=[pk])).status_code == 200
+
+
+def test_a_table_of_the_new_options_plays(start, pupil_client):
+    session, table = start(options={"teams": True, "strict_simplest": True, "last_paid": False,
+                                    "tie_break": False})
+    deal(table, [[sym(5, 1), sym(2)], [sym(7), sym(4)]], target=sym(5))
+    assert page_of(pupil_client, table).status_code == 200
+    answer = post_move(pupil_client, table, type="match", card=str(sym(5, 1))).content.decode()
+    assert "Léa M. laid the 5" in html.unescape(answer)
+
+
+@pytest.mark.parametrize("language,label,not_said", [
+    ("en", "Tie-break", "Round 2 of 1"), ("fr", "Départage", "Manche 2 sur 1")])
+def test_a_tie_break_round_reads_as_one(start, pupil_client, teacher_client, language, label,
+                                         not_said):
+    session, table = start()
+    state = deal(table, [[sym(1), sym(2)], [sym(7), sym(4)]], target=sym(5))
+    state = replace(state, round=2, scores=(40, 40), history=((40, 40),))
+    table.state = state.to_json()
+    table.save(update_fields=["state"])
+    live.bump(table.pk)
+    projector = reverse("games:table_projector", args=[table.pk])
+    for page in (page_of(pupil_client, table, HTTP_ACCEPT_LANGUAGE=language),
+                 teacher_client.get(projector, HTTP_ACCEPT_LANGUAGE=language)):
+        text = html.unescape(page.content.decode())
+        assert label in text and not_said not in text
+
+
 def test_french_tablets_read_french(start, pupil_client):
     session, table = start()
     deal(table, [[sym(1), sym(2)], [sym(7), sym(4)]], target=sym(5))
@@ -380,10 +434,10 @@ def test_french_tablets_read_french(start, pupil_client):
     "language, refused, laid",
     [
         ("en", "The 10 snail does not match the 8 hippo: it needs the same number or the same "
-         "drawing.", "Léa M. laid the 3 hippo: the same drawing."),
+         "animal.", "Léa M. laid the 3 hippo: the same animal."),
         # "La carte": one gender for every animal, and no "de" + vowel to elide.
         ("fr", "La carte 10 escargot ne va pas sur la carte 8 hippopotame : il faut le même "
-         "nombre ou le même dessin.", "Léa M. a posé la carte 3 hippopotame : le même dessin."),
+         "nombre ou le même animal.", "Léa M. a posé la carte 3 hippopotame : le même animal."),
     ],
 )
 def test_a_card_is_named_as_a_child_reads_it(start, pupil_client, language, refused, laid):
@@ -416,14 +470,13 @@ def test_the_one_family_rule_is_said_before_a_calculation(start, pupil_client, l
     rule = re.search(r'data-testid="family-rule">([^<]*)<', page).group(1)
     tapped = re.search(r'data-t-no-animal="([^"]*)"', page).group(1)
     if language == "en":
-        assert rule == ("In a calculation, use only cards with an animal, "
-                        "or only cards without an animal.")
-        assert tapped == ("The %(card)s has no animal and the %(first)s has one: "
+        assert rule == "In a calculation, use only number cards, or only animal cards."
+        assert tapped == ("The %(card)s is a number card and the %(first)s an animal card: "
                           "they can't be in the same calculation.")
     else:
-        assert rule == ("Dans un calcul, utilise seulement des cartes avec un animal, "
-                        "ou seulement des cartes sans animal.")
-        assert tapped.startswith("La carte %(card)s n'a pas d'animal et la carte %(first)s")
+        assert rule == ("Dans un calcul, utilise seulement des cartes nombre, "
+                        "ou seulement des cartes animal.")
+        assert tapped.startswith("La carte %(card)s est une carte nombre et la carte %(first)s")
     # The card's name the picker puts in those words.
     assert f'data-card="{drw(9, 1)}"' in page
     assert re.search(rf'data-card="{drw(9, 1)}"[^>]*data-name="9 (mouse|souris)"', page)

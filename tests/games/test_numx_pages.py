@@ -195,33 +195,47 @@ def test_a_joker_alone_takes_the_number_the_pupil_says(start, pupil_client):
     assert state_of(table).last.value == 11
 
 
-def test_draw_then_keep_or_play_the_drawn_card(start, pupil_client):
+def test_a_drawn_card_that_can_be_played_is_played_at_once(start, pupil_client):
     session, table = start()
     state = deal(table, [["blue2", "red4"], ["blue5", "red9"]],
                  tricks=[Trick(1, ("green3",), 3, "number")], current=0)
     # The pile's top (its last card) is the card drawn: a 6 that can go on the 3.
     put(table, replace(state, pile=tuple(c for c in state.pile if c != "yellow6") + ("yellow6",)))
     answer = html_lib.unescape(post_move(pupil_client, table, type="draw").content.decode())
-    assert "You drew yellow 6: play it now, or keep it." in answer
-    assert 'data-must="1"' in answer and 'data-testid="keep"' in answer
+    assert "You drew yellow 6: it can be played, play it now." in answer
+    assert 'data-must="1"' in answer and 'data-testid="keep"' not in answer
     assert notes(post_move(pupil_client, table, type="trick", cards="red4").content.decode()) \
-        == ["Play the card you drew, or keep it."]
+        == ["Play the card you drew: it can be played."]
+    assert notes(post_move(pupil_client, table, type="keep").content.decode()) \
+        == ["Play the card you drew: it can be played."]
     answer = post_move(pupil_client, table, type="trick", cards="yellow6").content.decode()
     assert "Léa M. played yellow 6." in html_lib.unescape(answer)
 
 
-def test_keep_and_pass(start, pupil_client):
+def test_a_drawn_card_that_cannot_be_played_is_kept(start, pupil_client):
     session, table = start()
     state = deal(table, [["blue2", "red4"], ["blue5", "red9"]])
     assert notes(post_move(pupil_client, table, type="pass").content.decode()) == [
         "You start this lap: play a card."]
-    put(table, replace(state, tricks=(Trick(1, ("green3",), 3, "number"),),
+    put(table, replace(state, tricks=(Trick(1, ("green13",), 13, "number"),),
                        pile=tuple(c for c in state.pile if c != "yellow6") + ("yellow6",)))
-    post_move(pupil_client, table, type="draw")
-    answer = html_lib.unescape(post_move(pupil_client, table, type="keep").content.decode())
+    answer = html_lib.unescape(post_move(pupil_client, table, type="draw").content.decode())
     assert "Léa M. kept the card." in answer
     state = state_of(table)
     assert "yellow6" in state.hands[0] and state.current == 1
+
+
+def test_a_game_of_the_first_rulebook_may_keep_the_drawn_card(start, pupil_client):
+    session, table = start(options={"rulebook": 1})
+    state = deal(table, [["blue2", "red4"], ["blue5", "red9"]],
+                 tricks=[Trick(1, ("green3",), 3, "number")], current=0)
+    put(table, replace(state, pile=tuple(c for c in state.pile if c != "yellow6") + ("yellow6",)))
+    answer = html_lib.unescape(post_move(pupil_client, table, type="draw").content.decode())
+    assert "You drew yellow 6: play it now, or keep it." in answer
+    assert 'data-testid="keep"' in answer
+    answer = html_lib.unescape(post_move(pupil_client, table, type="keep").content.decode())
+    assert "Léa M. kept the card." in answer
+    assert "yellow6" in state_of(table).hands[0] and state_of(table).current == 1
 
 
 def test_a_face_up_score_card_taken_back_and_played(start, pupil_client):

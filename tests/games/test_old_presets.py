@@ -33,3 +33,26 @@ def test_the_migration_writes_the_old_board_into_old_sessions(classroom, teacher
     assert (variant.lo, variant.hi) == (4, 24)
     assert mine.options == {"preset": "classic"}
     assert GameSession.objects.count() == 2
+
+
+numx_migration = importlib.import_module("games.migrations.0006_pin_old_numx_rulebook")
+
+
+def test_old_numx_sessions_keep_the_rulebook_they_were_played_by(classroom, teacher, pupils):
+    from engine.numx import GAME
+
+    def start(options):
+        return start_session(
+            classroom, teacher, game="numx", options=options, pupils=pupils[:2], table_size=2,
+        )
+
+    old = start({"mode": "family"})
+    numx_migration.pin_old_rulebook(apps, None)
+    mine = start({"mode": "speed_run"})
+    old.refresh_from_db()
+    mine.refresh_from_db()
+    assert old.options == {"mode": "family", "rulebook": 1}
+    assert mine.options == {"mode": "speed_run"}
+    # A replay (or a late pupil's table) starts from the session's options.
+    assert GAME.new(old.options, 2, 1).rulebook == 1
+    assert GAME.new(mine.options, 2, 1).rulebook == 2

@@ -457,3 +457,38 @@ def test_the_reports_say_how_a_finished_table_ended(
     assert all(words in report for words in said[:3])
     assert read(reverse("reports:pupil_report", args=[pupils[0].pk])).count(said[4]) == 1
     assert said[5] in read(reverse("reports:pupil_report", args=[pupils[1].pk]))
+
+
+def test_the_session_report_tells_two_computers_apart_as_the_game_did(
+    classroom, teacher, pupil_client, pupils
+):
+    from django.test import Client
+
+    # The tablets and the projector say "Computer 1" and "Computer 2"
+    # (games.seating.player_names): the report names them the same way.
+    session, table = one_table(
+        classroom, teacher, pupils[:1], game="ultimes",
+        options={"second_chance": False, "mark_ultimates": False}, players=3,
+        bot_level="greedy", seed=3,
+    )
+    set_state(table, turn=0, phase="sum", dice=(2, 4), positions=(93, 40, 20))
+    post_move(pupil_client, table, type="sum", value="6")
+    post_move(pupil_client, table, type="reach", square="99")
+    table.refresh_from_db()
+    assert table.finished
+    teacher_client = Client()
+    teacher_client.force_login(teacher)
+    page = teacher_client.get(reverse("games:table_projector", args=[table.pk]))
+    assert page.status_code == 200, page.status_code
+    page = page.content.decode()
+    assert "Computer 1" in page and "Computer 2" in page
+    report = teacher_client.get(reverse("reports:session_report", args=[session.pk]))
+    report = report.content.decode()
+    ranking = re.search(r'data-testid="ranking-1">(.*?)</table>', report, re.S).group(1)
+    rows = re.findall(r"<tr.*?</tr>", ranking.split("<tbody>")[1], re.S)
+    assert "Léa M." in rows[0]
+    assert sorted(re.search(r"Computer \d", row).group(0) for row in rows[1:]) == [
+        "Computer 1", "Computer 2"]
+    players = report.split("</table>")[1]
+    assert "Computer 1" in players and "Computer 2" in players
+    assert "Computer player" not in report

@@ -1,9 +1,10 @@
 """Nambarz cards as pictures: what a child tells apart at a glance.
 
-A symbol card is white with a blue frame and diamonds in its corners; a
-drawing card is cream with a green frame and its animal in a coloured disc; a
-joker is purple with what it does. The number is always the largest thing on
-the card. Only cards a page may show come here: a pupil's own hand, the
+A number card (the rules' "symbol" family) is white with a blue frame and
+diamonds in its corners; an animal card (the "drawing" family) is cream
+with a green frame and its animal in a coloured disc; a joker is purple
+with what it does. The number is always the largest thing on the card. Only
+cards a page may show come here: a pupil's own hand, the
 discard, a card just drawn by the pupil who drew it.
 """
 
@@ -33,9 +34,10 @@ ANIMALS: dict[str, tuple[Any, str]] = {
 
 JOKERS: dict[str, tuple[Any, Any, str]] = {
     # kind: (what a child reads on the card, what it does, the sign drawn)
-    "change_number": (_("number"), _("The next card must be a symbol card (any number)."), "⇄"),
-    "change_drawing": (_("drawing"), _("The next card must be a drawing card (any animal)."), "⇄"),
-    "change_any": (_("any card"), _("The next card can be any symbol or drawing card."), "⇄"),
+    "change_number": (_("number"), _("The next card must be a number card (any number)."), "⇄"),
+    "change_drawing": (_("animal"), _("The next card must be an animal card (any animal)."), "⇄"),
+    "change_any": (_("any card"), _("The next card can be any number card or animal card."),
+                   "⇄"),
     "replay": (_("again"), _("Play again: lay another card on the same target."), "↻"),
 }
 

@@ -1,4 +1,6 @@
-"""Nambarz's part of the start form: rounds, jokers, brackets, the young variant."""
+"""Nambarz's part of the start form: rounds, jokers, brackets, the young variant,
+and the readings RULES 3.4 and 3.5 leave open (the strict simplest rule, the last
+player unpaid, teams, the tie-break)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ ROUND_CHOICES = [
 # RULES 3.3: fewer jokers, harder game.
 JOKER_CHOICES = [
     ("12", _("12 jokers: beginners")),
-    ("8", _("8 jokers: confirmed")),
+    ("8", _("8 jokers: intermediate")),
     ("4", _("4 jokers: experienced")),
 ]
 
@@ -31,14 +33,53 @@ class NambarzOptions(forms.Form):
         label=_("Brackets: the cards may be calculated in any order"), required=False
     )
     young = forms.BooleanField(label=_("Young players: + and − only"), required=False)
+    # Each box says what changes when ticked: a form posted without it plays
+    # by the engine's defaults, as sessions saved before these boxes did.
+    strict_simplest = forms.BooleanField(
+        label=_("Strict simplest calculation: refused if fewer cards from the whole hand "
+                "make the target (fewer big calculations)"),
+        required=False,
+    )
+    last_unpaid = forms.BooleanField(
+        label=_("The last player of a round scores no rank points"), required=False
+    )
+    nambarz_teams = forms.BooleanField(
+        label=_("Teams of two neighbours: their points are added together"), required=False
+    )
+    no_tie_break = forms.BooleanField(
+        label=_("No tie-break: tied leaders share the win (no extra round)"), required=False
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # The start form's own fields, posted beside ours: every table must seat
+        # two teams, so four players, empty seats taken by the computer.
+        if data.get("nambarz_teams") and (
+            str(self.data.get("table_size", "")) != "4" or not self.data.get("bot_level")
+        ):
+            raise forms.ValidationError(
+                _("Teams in Nambarz need 4 players per table, empty seats filled by "
+                  "computer players.")
+            )
+        return data
 
     def engine_options(self, second_chance: bool) -> dict[str, Any]:
         # A wrong result is always tried again in Nambarz (the cards stay in
         # the hand): ``second_chance`` has nothing to add.
         data = self.cleaned_data
-        return {
+        options: dict[str, Any] = {
             "rounds": data.get("rounds") or 1,
             "jokers": data.get("jokers") or 12,
             "brackets": bool(data.get("brackets")),
             "young": bool(data.get("young")),
         }
+        # Only what differs from the engine's defaults (engine.nambarz.state.Options).
+        if data.get("strict_simplest"):
+            options["strict_simplest"] = True
+        if data.get("last_unpaid"):
+            options["last_paid"] = False
+        if data.get("nambarz_teams"):
+            options["teams"] = True
+        if data.get("no_tie_break"):
+            options["tie_break"] = False
+        return options

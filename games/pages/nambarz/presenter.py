@@ -195,7 +195,7 @@ class NambarzPresenter(Presenter):
         if kind == "matched":
             laid = {"who": who, "card": drawing.label(data.get("card") or {})}
             if data.get("by") == "drawing":
-                return _("%(who)s laid the %(card)s: the same drawing.") % laid
+                return _("%(who)s laid the %(card)s: the same animal.") % laid
             if data.get("by") == "joker":
                 return _("%(who)s laid the %(card)s on the joker.") % laid
             return _("%(who)s laid the %(card)s: the same number.") % laid
@@ -243,9 +243,7 @@ class NambarzPresenter(Presenter):
             return _("Round %(n)s is over.") % {"n": data.get("round")}
         if kind == "round_started":
             if data.get("extra"):
-                return _("Round %(n)s starts: an extra round, to break the tie.") % {
-                    "n": data.get("round")
-                }
+                return _("The tie-break starts: one more round for the tied leaders.")
             return _("Round %(n)s starts.") % {"n": data.get("round")}
         if kind == "game_over":
             return _("The game is over.")
@@ -260,12 +258,12 @@ class NambarzPresenter(Presenter):
         if code == "no_match":
             return _(
                 "The %(card)s does not match the %(target)s: "
-                "it needs the same number or the same drawing."
+                "it needs the same number or the same animal."
             ) % {"card": card, "target": _card_name(d.get("target"))}
         if code == "concordant_inside":
             if d.get("by") == "drawing":
                 return _(
-                    "The %(card)s matches the target by its drawing: "
+                    "The %(card)s matches the target by its animal: "
                     "it can't be inside a calculation. Lay it alone!"
                 ) % {"card": card}
             return _(
@@ -294,10 +292,10 @@ class NambarzPresenter(Presenter):
             return _("There was no card to draw: pass.")
         if code == "joker_family":
             if d.get("families") == ["symbol"]:
-                return _("On this joker, lay a symbol card.")
+                return _("On this joker, lay a number card.")
             if d.get("families") == ["drawing"]:
-                return _("On this joker, lay a drawing card.")
-            return _("On this joker, lay a symbol or a drawing card.")
+                return _("On this joker, lay an animal card.")
+            return _("On this joker, lay a number card or an animal card.")
         messages = {
             "not_in_hand": _("That card is not in your hand."),
             "card_twice": _("Each card can be used only once."),
@@ -305,7 +303,7 @@ class NambarzPresenter(Presenter):
             "not_a_joker": _("That card is not a joker."),
             "joker_inside": _("A joker can't be inside a calculation."),
             "mixed_families": _(
-                "In a calculation, use only cards with an animal, or only cards without an animal."
+                "In a calculation, use only number cards, or only animal cards."
             ),
             "left_to_right_only": _("Calculate from left to right, in the order of your cards."),
             "no_calculation_on_joker": _("No calculation on a joker: lay one card, or draw."),

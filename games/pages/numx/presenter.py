@@ -232,6 +232,8 @@ class NumxPresenter(Presenter):
             "rainbow": shown.rainbow(state, view)
             if running and not hand_hidden and not shared else None,
             "drawn": drawing.label(drawn) if drawn and not hand_hidden else "",
+            # RULES 4.5: a drawn card is kept only in games of the first rulebook.
+            "keep_drawn": state.rulebook < 2,
             "log": list(told[1:]),
             "last_calculation": told[0],
             "lost_turn_to": _lost_turn_to(history, player, names),

@@ -313,6 +313,7 @@ def refusal(error: IllegalMove) -> str:
         "blocked": _("You are blocked: pass, or play Num-X."),
         "bonus_action": _("You may play an action card now, or pass."),
         "play_drawn": _("Play the card you drew, or keep it."),
+        "play_drawn_now": _("Play the card you drew: it can be played."),
         "must_open": _("You start this lap: play a card."),
         "empty_pile": _("The pile is empty."),
         "not_action": _("Choose an action card."),
