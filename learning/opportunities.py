@@ -47,7 +47,6 @@ MSG_AVOIDED = {
         N_("divided in only %(used)d of %(could)d turns where dividing would help"),
     ),
 }
-AVOIDS_LABEL = N_("avoids")
 MSG_AVOIDS = {
     "add": N_("avoids addition: %(why)s"),
     "sub": N_("avoids subtraction: %(why)s"),
@@ -96,11 +95,12 @@ class AvoidanceTally:
 
     def result(self) -> dict[str, Avoidance]:
         return {
-            skill: _avoidance(skill, self.could[skill], self.used[skill]) for skill in OPERATIONS
+            skill: judged(skill, self.could[skill], self.used[skill]) for skill in OPERATIONS
         }
 
 
-def _avoidance(skill: str, could: int, used: int) -> Avoidance:
+def judged(skill: str, could: int, used: int) -> Avoidance:
+    """The rule (module docstring) on one operation's counts."""
     rate = used / could if could else None
     avoids = could >= AVOID_MIN_CHANCES and rate < AVOID_RATE
     return Avoidance(skill, could, used, rate, avoids)
