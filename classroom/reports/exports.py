@@ -290,7 +290,8 @@ def how_to_read() -> str:
     return _(
         "How to read it: a status needs at least %(count)d calculations in %(games)d games"
         " or more; before that it reads “not enough yet”. “Recent” counts the last"
-        " %(recent)d first tries (the last %(help_window)d for “needs help” and “practising”)."
+        " %(recent)d first tries (the last %(help_window)d for “needs help” and “practising”,"
+        " all of them for “not enough yet”)."
         " Mastered: %(mastered_recent)d of the last %(recent)d right and an estimate (how"
         " sure Numbo is that the skill is known) of %(mastered)d %% or more. Needs help:"
         " fewer than %(help_percent)d %% of the last %(help_window)d right. Nearly there: an"
