@@ -8,23 +8,27 @@ the last 20 first tries (all of them when fewer), ``estimate`` = BKT estimate
 (``learning.bkt``).
 
 1. ``not_started``  if n == 0 (shown as "no evidence yet").
-2. ``not_enough``   if n < MIN_ATTEMPTS (8) or games < MIN_GAMES (2) (shown as
-                    "not enough yet", with what is missing: "2 more
-                    calculations, in another game").
-3. ``mastered``     if estimate >= MASTERED_ESTIMATE (0.95) and last10 >=
-                    MASTERED_LAST10 (0.8).
-4. ``needs_help``   if last20 < HELP_ACCURACY (0.7).
-5. ``nearly_there`` if estimate >= NEARLY_ESTIMATE (0.8) and last10 >=
+2. ``not_enough``   if games < MIN_GAMES (2) (shown as "not enough yet", with
+                    what is missing: "2 more calculations needed, in another
+                    game").
+3. ``mastered``     if n >= MIN_ATTEMPTS (8) and estimate >= MASTERED_ESTIMATE
+                    (0.95) and last10 >= MASTERED_LAST10 (0.8).
+4. ``needs_help``   if n >= HELP_MIN_ATTEMPTS (6) and last20 < HELP_ACCURACY
+                    (0.7).
+5. ``not_enough``   if n < MIN_ATTEMPTS (8).
+6. ``nearly_there`` if estimate >= NEARLY_ESTIMATE (0.8) and last10 >=
                     NEARLY_LAST10 (0.7).
-6. ``practising``   otherwise.
+7. ``practising``   otherwise.
 
-Every status but the first two needs the same evidence: 8 first tries from two
-games. One short game's dice and mood are not a skill, and with these BKT
-parameters three right answers already give an estimate of 98%: before the
-evidence is there, the report says what is missing rather than a guess ("three
-turns" never read as "nearly there"). The help rule reads the last 20, not the
-last 10: a pupil right half the time has 5 of 10 right or better about as often
-as not, but fewer than 14 of 20 nineteen times in twenty.
+One short game's dice and mood are not a skill: every status needs first tries
+from two games. Then a need of help shows from 6 first tries, every other status
+from 8: with these BKT parameters three right answers already give an estimate
+of 98%, so before the evidence is there the report says what is missing rather
+than a guess ("three turns" never read as "nearly there"), while a pupil wrong
+at 5 of 6 in two games is worth a look at once. What "not enough yet" says is
+missing is the count to 8 (and another game). The help rule reads the last 20,
+not the last 10: a pupil right half the time has 5 of 10 right or better about
+as often as not, but fewer than 14 of 20 nineteen times in twenty.
 
 Why this order: rules 3 and 4 both hold only for a pupil who has just got
 better (8 of the last 10 right but 13 of the last 20, with an estimate of 95%):
@@ -60,9 +64,13 @@ from typing import NamedTuple
 from .i18n import N_, Gettext, untranslated
 
 MIN_ATTEMPTS = 8
-"""First tries any status needs: with the BKT parameters three right answers
-reach an estimate of 98%, which is too little evidence to tell a teacher
-anything about a skill, and two slips are not a need of help."""
+"""First tries a status other than "needs help" needs: with the BKT parameters
+three right answers reach an estimate of 98%, which is too little evidence to
+tell a teacher a skill is secure, or nearly."""
+
+HELP_MIN_ATTEMPTS = 6
+"""First tries "needs help" needs: fewer than 70% right of 6 (two slips of six
+in a first game are not a need of help; rule 2 asks for two games as well)."""
 
 MIN_GAMES = 2
 """Game sessions the first tries of any status must come from."""
@@ -164,14 +172,20 @@ def status_for(
     """The documented status rules, in their documented order."""
     if first_tries == 0:
         return "not_started"
-    if first_tries < MIN_ATTEMPTS or games < MIN_GAMES:
+    if games < MIN_GAMES:
         return "not_enough"
     recent = last10_right / last10_total if last10_total else 0.0
-    if estimate >= MASTERED_ESTIMATE and recent >= MASTERED_LAST10:
+    if (
+        first_tries >= MIN_ATTEMPTS
+        and estimate >= MASTERED_ESTIMATE
+        and recent >= MASTERED_LAST10
+    ):
         return "mastered"
     wider = help_right / help_total if help_total else 0.0
-    if wider < HELP_ACCURACY:
+    if first_tries >= HELP_MIN_ATTEMPTS and wider < HELP_ACCURACY:
         return "needs_help"
+    if first_tries < MIN_ATTEMPTS:
+        return "not_enough"
     if estimate >= NEARLY_ESTIMATE and recent >= NEARLY_LAST10:
         return "nearly_there"
     return "practising"

@@ -288,8 +288,9 @@ def to_pdf(report) -> bytes:
 def how_to_read() -> str:
     """The PDF's "how to read it": the status and avoidance rules as they are."""
     return _(
-        "How to read it: a status needs at least %(count)d calculations in %(games)d games"
-        " or more; before that it reads “not enough yet”. “Recent” counts the last"
+        "How to read it: a status needs calculations from %(games)d games or more, at least"
+        " %(count)d of them (%(help_count)d for “needs help”); before that it reads “not"
+        " enough yet”. “Recent” counts the last"
         " %(recent)d first tries (the last %(help_window)d for “needs help” and “practising”,"
         " all of them for “not enough yet”)."
         " Mastered: %(mastered_recent)d of the last %(recent)d right and an estimate (how"

@@ -72,6 +72,7 @@ SUMMARY_FIELDS = (
 # legend and the PDF's "how to read it" (learning.verdicts, learning.opportunities).
 RULES = {
     "count": verdicts.MIN_ATTEMPTS,
+    "help_count": verdicts.HELP_MIN_ATTEMPTS,
     "games": verdicts.MIN_GAMES,
     "mastered": round(verdicts.MASTERED_ESTIMATE * 100),
     "mastered_recent": verdicts.recent_needed(verdicts.LAST_N),

@@ -135,13 +135,15 @@ def status(n, games, last10, last20, estimate) -> str:
     """learning/verdicts.py's rules, as its docstring writes them."""
     if n == 0:
         return "not_started"
-    if n < 8 or games < 2:
+    if games < 2:
         return "not_enough"
     recent = sum(last10) / len(last10)
-    if estimate >= 0.95 and recent >= 0.8:
+    if n >= 8 and estimate >= 0.95 and recent >= 0.8:
         return "mastered"
-    if sum(last20) / len(last20) < 0.7:
+    if n >= 6 and sum(last20) / len(last20) < 0.7:
         return "needs_help"
+    if n < 8:
+        return "not_enough"
     if estimate >= 0.8 and recent >= 0.7:
         return "nearly_there"
     return "practising"

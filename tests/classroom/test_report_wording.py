@@ -25,14 +25,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 LANGUAGES = ["en", "fr"]
 
 
-@pytest.fixture(autouse=True)
-def _english_after():
-    """A French page leaves French active in the thread (LocaleMiddleware):
-    the tests after this one read English, whatever order they run in."""
-    yield
-    translation.activate("en")
-
-
 def page(client, url: str, language: str) -> str:
     return html.unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
 

@@ -13,19 +13,23 @@ from tests.learning.factories import FAST, attempts_from, skill_of
     [
         # 1. not_started
         (0, 0, 0, bkt.P_INIT, (0, 0), 0, "not_started"),
-        # 2. not_enough: too few first tries, or one game only, whatever they say
+        # 2. not_enough: one game only, whatever it says
         (1, 0, 1, 0.2, (0, 1), 1, "not_enough"),
+        (8, 8, 8, 0.95, (8, 8), 1, "not_enough"),
+        (20, 2, 10, 0.2, (4, 20), 1, "not_enough"),
+        # 5. not_enough: too few first tries for any status but "needs help"
         (3, 3, 3, 0.98, (3, 3), 2, "not_enough"),  # three right answers: no "nearly there"
         (7, 7, 7, 0.99, (7, 7), 2, "not_enough"),  # one first try short
-        (7, 0, 7, 0.1, (0, 7), 2, "not_enough"),  # nor "needs help" before 8
-        (8, 8, 8, 0.95, (8, 8), 1, "not_enough"),  # one game only
-        (20, 2, 10, 0.2, (4, 20), 1, "not_enough"),
+        (5, 0, 5, 0.1, (0, 5), 2, "not_enough"),  # nor "needs help" before 6
+        (6, 5, 6, 0.9, (5, 6), 2, "not_enough"),
         # 3. mastered: each of its conditions at its boundary
         (8, 8, 8, 0.95, (8, 8), 2, "mastered"),
         (8, 8, 8, 0.9499, (8, 8), 2, "nearly_there"),  # estimate just short
         (20, 8, 10, 0.95, (16, 20), 2, "mastered"),  # last 10 exactly 0.8
         (20, 7, 10, 0.99, (15, 20), 2, "nearly_there"),  # last 10 just short
-        # 4. needs_help: the last 20 at its boundary
+        # 4. needs_help: from 6 first tries, the last 20 at its boundary
+        (6, 4, 6, 0.5, (4, 6), 2, "needs_help"),
+        (7, 0, 7, 0.1, (0, 7), 2, "needs_help"),
         (8, 2, 8, 0.5, (2, 8), 2, "needs_help"),
         (20, 7, 10, 0.5, (14, 20), 2, "practising"),  # exactly 70% of the last 20
         (20, 7, 10, 0.5, (13, 20), 2, "needs_help"),
