@@ -400,6 +400,11 @@ class PupilSkill(models.Model):
     games = models.PositiveIntegerField(default=0)
     help_right = models.PositiveSmallIntegerField(default=0)
     help_total = models.PositiveSmallIntegerField(default=0)
+    # Of an operation: turns where it would have helped, and those where the
+    # pupil typed a step with it (learning.opportunities): the class report
+    # says who avoids it.
+    chances = models.PositiveIntegerField(default=0)
+    chances_taken = models.PositiveIntegerField(default=0)
     # In English, for exports and the admin; pages explain() again in the reader's language.
     sentence = models.CharField(max_length=200, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)

@@ -13,7 +13,7 @@ class GamesConfig(AppConfig):
         from classroom import play_list
         from classroom.models import Teacher
         from classroom.reports.filters import GAME_NAMES
-        from classroom.reports.services import provide_outcomes
+        from classroom.reports.services import CHANCE_WORDS, provide_outcomes
         from classroom.signals import pupils_signed_out
         from games import live_view, outcomes, seating
         from games.models import Seat, Table
@@ -24,6 +24,7 @@ class GamesConfig(AppConfig):
         play_list.provide(play_list_of)
         provide_outcomes(outcomes.table_outcome)
         GAME_NAMES.update({slug: page.title for slug, page in PAGES.items()})
+        CHANCE_WORDS.update({slug: p.chance_words for slug, p in PAGES.items() if p.chance_words})
         pupils_signed_out.connect(forget_sign_ins, dispatch_uid="games.poll_tokens")
         # An erased pupil's seat goes with them, without a move or a new seating.
         post_delete.connect(seating.forget_seat, sender=Seat, dispatch_uid="seating-forget")

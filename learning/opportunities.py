@@ -1,10 +1,13 @@
 """Whether a pupil avoids an operation they could have used.
 
-From opportunities (turns where an operation could have made a free square):
-``could`` = turns where it could, ``used`` = those of them where the pupil's
-steps used it. A pupil *avoids* an operation when could >= AVOID_MIN_CHANCES (5)
-and used / could < AVOID_RATE (0.2): fewer than one chance in five taken, over
-enough chances that it is not luck of the dice. This shows a pupil who never
+From opportunities (turns where an operation would have helped: in Number
+Quest it could make a free square, in Nambarz a calculation with it could make
+the target): ``could`` = turns where it would have, ``used`` = those of them
+where the pupil typed a step with it, right or wrong (a wrong step is a
+mistake of the operation, not avoidance of it). A pupil *avoids* an
+operation when could >= AVOID_MIN_CHANCES (5) and used / could < AVOID_RATE
+(0.2): fewer than one chance in five taken, over enough chances that it is not
+luck of the dice. This shows a pupil who never
 divides even when every division they do type is right.
 """
 
@@ -20,31 +23,35 @@ from .skills import OPERATIONS
 AVOID_MIN_CHANCES = 5
 AVOID_RATE = 0.2
 
-# One full sentence per operation and count, so translators never glue fragments.
-MSG_AVOIDS = {
+# Why an operation reads "avoided", one full sentence per operation and count
+# (translators never glue fragments); ``explain`` puts the label before it.
+MSG_AVOIDED = {
     "add": (
-        N_("avoids addition: could have added %(could)d times, never added"),
-        N_("avoids addition: could have added %(could)d times, added once"),
-        N_("avoids addition: could have added %(could)d times, added %(used)d times"),
+        N_("has not added in %(could)d turns where adding would help"),
+        N_("added in only 1 of %(could)d turns where adding would help"),
+        N_("added in only %(used)d of %(could)d turns where adding would help"),
     ),
     "sub": (
-        N_("avoids subtraction: could have subtracted %(could)d times, never subtracted"),
-        N_("avoids subtraction: could have subtracted %(could)d times, subtracted once"),
-        N_("avoids subtraction: could have subtracted %(could)d times, subtracted %(used)d times"),
+        N_("has not subtracted in %(could)d turns where subtracting would help"),
+        N_("subtracted in only 1 of %(could)d turns where subtracting would help"),
+        N_("subtracted in only %(used)d of %(could)d turns where subtracting would help"),
     ),
     "mul": (
-        N_("avoids multiplication: could have multiplied %(could)d times, never multiplied"),
-        N_("avoids multiplication: could have multiplied %(could)d times, multiplied once"),
-        N_(
-            "avoids multiplication: could have multiplied %(could)d times,"
-            " multiplied %(used)d times"
-        ),
+        N_("has not multiplied in %(could)d turns where multiplying would help"),
+        N_("multiplied in only 1 of %(could)d turns where multiplying would help"),
+        N_("multiplied in only %(used)d of %(could)d turns where multiplying would help"),
     ),
     "div": (
-        N_("avoids division: could have divided %(could)d times, never divided"),
-        N_("avoids division: could have divided %(could)d times, divided once"),
-        N_("avoids division: could have divided %(could)d times, divided %(used)d times"),
+        N_("has not divided in %(could)d turns where dividing would help"),
+        N_("divided in only 1 of %(could)d turns where dividing would help"),
+        N_("divided in only %(used)d of %(could)d turns where dividing would help"),
     ),
+}
+MSG_AVOIDS = {
+    "add": N_("avoids addition: %(why)s"),
+    "sub": N_("avoids subtraction: %(why)s"),
+    "mul": N_("avoids multiplication: %(why)s"),
+    "div": N_("avoids division: %(why)s"),
 }
 MSG_USES = {
     "add": N_("uses addition: added %(used)d of %(could)d times it could"),
@@ -88,11 +95,12 @@ class AvoidanceTally:
 
     def result(self) -> dict[str, Avoidance]:
         return {
-            skill: _avoidance(skill, self.could[skill], self.used[skill]) for skill in OPERATIONS
+            skill: judged(skill, self.could[skill], self.used[skill]) for skill in OPERATIONS
         }
 
 
-def _avoidance(skill: str, could: int, used: int) -> Avoidance:
+def judged(skill: str, could: int, used: int) -> Avoidance:
+    """The rule (module docstring) on one operation's counts."""
     rate = used / could if could else None
     avoids = could >= AVOID_MIN_CHANCES and rate < AVOID_RATE
     return Avoidance(skill, could, used, rate, avoids)
@@ -106,15 +114,23 @@ def avoidance(opportunities: Iterable[OpportunityRecord]) -> dict[str, Avoidance
     return tally.result()
 
 
+def why_avoided(avoidance: Avoidance, gettext: Gettext = untranslated) -> str:
+    """ "has not divided in 14 turns where dividing would help": an avoided
+    operation's evidence, for where "avoids" and the operation are said before it."""
+    template = MSG_AVOIDED[avoidance.skill][min(avoidance.used, 2)]
+    return gettext(template) % {"could": avoidance.could, "used": avoidance.used}
+
+
 def explain(avoidance: Avoidance, gettext: Gettext = untranslated) -> str:
-    """ "avoids division: could have divided 9 times, divided once"."""
+    """ "avoids division: divided in only 1 of 9 turns where dividing would help"."""
     values = {
         "could": avoidance.could,
         "used": avoidance.used,
         "needed": AVOID_MIN_CHANCES,
     }
     if avoidance.avoids:
-        template = MSG_AVOIDS[avoidance.skill][min(avoidance.used, 2)]
+        template = MSG_AVOIDS[avoidance.skill]
+        values["why"] = why_avoided(avoidance, gettext)
     elif avoidance.could < AVOID_MIN_CHANCES:
         template = MSG_TOO_FEW[avoidance.skill]
     else:

@@ -26,7 +26,7 @@ from django.utils.formats import get_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from .services import MASTERED_RULE
+from .services import RULES
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 CONTENT_TYPES = {
@@ -52,21 +52,29 @@ def header() -> list[str]:
         _("First tries"),
         _("Right first time"),
         _("Accuracy %"),
-        _("Right of the last 10"),
-        _("Last calculations counted"),
+        _("Recent right"),
+        _("Recent counted"),
         _("Estimate %"),
         _("Median time (s)"),
         _("Why"),
+        _("Turns where it would help"),
+        _("Turns it was used"),
+        _("Avoids"),
+        _("Operation chosen"),
     ]
 
 
 def rows(report) -> list[list]:
-    """One row per pupil and skill, numbers as numbers (None: empty cell)."""
+    """One row per pupil and skill, numbers as numbers (None: empty cell). The
+    recent figures are those the status rests on (``verdicts.evidence``), the
+    estimate only where it agrees with the status."""
     lines = []
     names = dict(report.skill_names)
     for row in report.rows:
         for cell in row.cells:
             s = cell.summary
+            shown = cell.evidence
+            chances = cell.avoidance if cell.avoidance and cell.avoidance.could else None
             lines.append(
                 [
                     row.pupil.label,
@@ -76,11 +84,15 @@ def rows(report) -> list[list]:
                     s.first_tries,
                     s.correct_first,
                     cell.accuracy_percent,
-                    s.last10_right,
-                    s.last10_total,
-                    cell.estimate_percent,
+                    shown.right if s.first_tries else None,
+                    shown.total if s.first_tries else None,
+                    shown.estimate,
                     None if s.median_ms is None else round(s.median_ms / 1000, 1),
                     s.sentence,
+                    chances.could if chances else None,
+                    chances.used if chances else None,
+                    _("avoids") if cell.avoids else "",
+                    cell.choice_sentence,
                 ]
             )
     return lines
@@ -135,7 +147,9 @@ def to_xlsx(report) -> bytes:
         sheet.append([safe_text(v) for v in line])
     sheet.freeze_panes = "A2"
     for column, width in zip(
-        "ABCDEFGHIJKL", (18, 16, 14, 12, 10, 14, 11, 12, 12, 11, 12, 60), strict=True
+        "ABCDEFGHIJKLMNOP",
+        (18, 16, 14, 12, 10, 14, 11, 12, 12, 11, 12, 60, 12, 12, 10, 60),
+        strict=True,
     ):
         sheet.column_dimensions[column].width = width
     out = io.BytesIO()
@@ -180,18 +194,22 @@ def pupil_table(row, names):
         [Paragraph(_escape(_("Skill")), head), Paragraph(_escape(_("Status")), head)]
         + [
             Paragraph(_escape(label), head_number)
-            for label in (_("Right first time"), _("Last 10"), _("Estimate"))
+            for label in (_("Right first time"), _("Recent"), _("Estimate"))
         ]
     ]
     for cell in row.cells:
         s = cell.summary
+        shown = cell.evidence
+        status = _escape(cell.label)
+        if cell.avoids:
+            status += "<br/>" + _escape(_("avoids"))
         data.append(
             [
                 Paragraph(_escape(names[cell.skill]), text),
-                Paragraph(_escape(cell.label), text),
+                Paragraph(status, text),
                 f"{s.correct_first} / {s.first_tries}",
-                f"{s.last10_right} / {s.last10_total}",
-                "—" if cell.estimate_percent is None else f"{cell.estimate_percent}\u00a0%",
+                f"{shown.right} / {shown.total}" if s.first_tries else "—",
+                "—" if shown.estimate is None else f"{shown.estimate}\u00a0%",
             ]
         )
     table = Table(data, colWidths=[width * cm for width in PDF_COLUMNS], repeatRows=1)
@@ -247,34 +265,42 @@ def to_pdf(report) -> bytes:
         story.append(pupil_table(row, names))
         story.append(Spacer(1, 0.5 * cm))
         for cell in row.cells:
-            if cell.summary.first_tries:
+            said = [cell.summary.sentence] if cell.summary.first_tries else []
+            said += [cell.avoid_sentence] if cell.avoids else []
+            for sentence in said:
                 story.append(
                     Paragraph(
                         _escape(
                             _("%(skill)s: %(sentence)s")
-                            % {"skill": names[cell.skill], "sentence": cell.summary.sentence}
+                            % {"skill": names[cell.skill], "sentence": sentence}
                         ),
                         small,
                     )
                 )
         story.append(Spacer(1, 0.4 * cm))
-        story.append(
-            Paragraph(
-                _escape(
-                    _(
-                        "How to read it: the estimate is how sure Numbo is that the skill "
-                        "is known; %(percent)d %% after at least %(count)d calculations "
-                        "in %(games)d games or more reads “mastered”."
-                    )
-                    % MASTERED_RULE
-                ),
-                small,
-            )
-        )
+        story.append(Paragraph(_escape(how_to_read()), small))
     if not story:
         story.append(Paragraph(_escape(_("No pupils in this class yet.")), body))
     doc.build(story)
     return out.getvalue()
+
+
+def how_to_read() -> str:
+    """The PDF's "how to read it": the status and avoidance rules as they are."""
+    return _(
+        "How to read it: a status needs calculations from %(games)d games or more, at least"
+        " %(count)d of them (%(help_count)d for “needs help”); before that it reads “not"
+        " enough yet”. “Recent” counts the last"
+        " %(recent)d first tries (the last %(help_window)d for “needs help” and “practising”,"
+        " all of them for “not enough yet”)."
+        " Mastered: %(mastered_recent)d of the last %(recent)d right and an estimate (how"
+        " sure Numbo is that the skill is known) of %(mastered)d %% or more. Needs help:"
+        " fewer than %(help_percent)d %% of the last %(help_window)d right. Nearly there: an"
+        " estimate of %(nearly)d %% or more and %(nearly_recent)d of the last %(recent)d"
+        " right. Practising: everything else. The estimate is shown only where it agrees"
+        " with the status. Avoids: the operation used in fewer than 1 turn in %(avoid_in)d"
+        " where it would have helped, over %(chances)d such turns or more."
+    ) % RULES
 
 
 def _escape(text: str) -> str:

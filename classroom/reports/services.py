@@ -68,12 +68,27 @@ SUMMARY_FIELDS = (
     "help_total",
 )
 
-# What "mastered" asks for, in the words of the PDF's "how to read it".
-MASTERED_RULE = {
-    "percent": round(verdicts.MASTERED_ESTIMATE * 100),
+# The status and avoidance rules' figures, in the words of the class page's
+# legend and the PDF's "how to read it" (learning.verdicts, learning.opportunities).
+RULES = {
     "count": verdicts.MIN_ATTEMPTS,
+    "help_count": verdicts.HELP_MIN_ATTEMPTS,
     "games": verdicts.MIN_GAMES,
+    "mastered": round(verdicts.MASTERED_ESTIMATE * 100),
+    "mastered_recent": verdicts.recent_needed(verdicts.LAST_N),
+    "recent": verdicts.LAST_N,
+    "help_window": verdicts.HELP_WINDOW,
+    "help_right": round(verdicts.HELP_ACCURACY * verdicts.HELP_WINDOW),
+    "help_percent": round(verdicts.HELP_ACCURACY * 100),
+    "nearly": round(verdicts.NEARLY_ESTIMATE * 100),
+    "nearly_recent": round(verdicts.NEARLY_LAST10 * verdicts.LAST_N),
+    "chances": opportunities.AVOID_MIN_CHANCES,
+    "avoid_in": round(1 / opportunities.AVOID_RATE),
 }
+
+# slug -> what makes a turn a chance to use an operation, in the game's words.
+# Games are the floor above: the games app fills this in when Django starts.
+CHANCE_WORDS: dict[str, str] = {}
 
 # ------------------------------------------------------------------ streaming
 
@@ -151,6 +166,7 @@ def recompute_pupils(
                 skill=skill,
                 updated_at=stamp,
                 **{name: getattr(summary, name) for name in SUMMARY_FIELDS},
+                **_chances(result.avoidance.get(skill)),
             )
             for pupil_id, result in summarise_stream(
                 attempt_records(chunk), opportunities_of(), gettext=untranslated
@@ -163,7 +179,7 @@ def recompute_pupils(
                 batch_size=1000,
                 update_conflicts=True,
                 unique_fields=["pupil", "skill"],
-                update_fields=[*SUMMARY_FIELDS, "updated_at"],
+                update_fields=[*SUMMARY_FIELDS, *CHANCE_FIELDS, "updated_at"],
             )
             # Pupils whose attempts were erased keep no stale snapshot.
             PupilSkill.objects.filter(pupil_id__in=chunk, updated_at__lt=stamp).delete()
@@ -173,9 +189,32 @@ def recompute_pupils(
     return written
 
 
+CHANCE_FIELDS = ("chances", "chances_taken")
+
+
+def _chances(avoidance: opportunities.Avoidance | None) -> dict[str, int]:
+    if avoidance is None:
+        return {"chances": 0, "chances_taken": 0}
+    return {"chances": avoidance.could, "chances_taken": avoidance.used}
+
+
 def summary_of(row: PupilSkill, gettext=gettext) -> SkillSummary:
     summary = SkillSummary(skill=row.skill, **{name: getattr(row, name) for name in SUMMARY_FIELDS})
+    # The status again from the row's numbers: a snapshot written under older
+    # rules reads as today's rules say, before the night's recompute.
+    status = verdicts.status_for(
+        summary.first_tries, summary.last10_right, summary.last10_total, summary.estimate,
+        games=summary.games, help_right=summary.help_right, help_total=summary.help_total,
+    )
+    summary = replace(summary, status=status)
     return replace(summary, sentence=verdicts.explain(summary, gettext))
+
+
+def avoidance_of(row: PupilSkill) -> opportunities.Avoidance | None:
+    """An operation's chances from the snapshot; None for another skill."""
+    if row.skill not in OPERATIONS:
+        return None
+    return opportunities.judged(row.skill, row.chances, row.chances_taken)
 
 
 # ------------------------------------------------------------------ rows shown
@@ -195,6 +234,34 @@ class Cell:
 
     summary: SkillSummary
     label: str  # the status in words
+    avoidance: opportunities.Avoidance | None = None  # of an operation with chances
+
+    @property
+    def evidence(self) -> verdicts.Evidence:
+        """The figures the status rests on, and the estimate only where it agrees."""
+        return verdicts.evidence(self.summary)
+
+    @property
+    def avoids(self) -> bool:
+        return self.avoidance is not None and self.avoidance.avoids
+
+    @property
+    def avoid_reason(self) -> str:
+        """ "has not divided in 14 turns where dividing would help"; "" unless avoided."""
+        return opportunities.why_avoided(self.avoidance, gettext) if self.avoids else ""
+
+    @property
+    def choice_sentence(self) -> str:
+        """What the pupil's turns say of the operation ("uses", "avoids", "not
+        known yet"); "" for a skill with no chance to use it."""
+        if self.avoidance is None or not self.avoidance.could:
+            return ""
+        return opportunities.explain(self.avoidance, gettext)
+
+    @property
+    def avoid_sentence(self) -> str:
+        """ "avoids division: has not divided in 14 turns ..."; "" unless avoided."""
+        return opportunities.explain(self.avoidance, gettext) if self.avoids else ""
 
     @property
     def status(self) -> str:
@@ -219,10 +286,10 @@ class Cell:
 
     @property
     def estimate_percent(self) -> int | None:
-        """None without evidence: the model's starting guess is no figure about a pupil."""
-        if not self.summary.first_tries:
-            return None
-        return verdicts.percent(self.summary.estimate)
+        """The estimate where it agrees with the status, else None: a "needs
+        help" never shows 95%, and the model's starting guess is no figure
+        about a pupil."""
+        return self.evidence.estimate
 
     @property
     def median_seconds(self) -> float | None:
@@ -242,7 +309,8 @@ class PupilRow:
 
     @property
     def needs_help(self) -> list[Cell]:
-        return [cell for cell in self.cells if cell.status == "needs_help"]
+        """The skills that need help and the operations avoided."""
+        return [cell for cell in self.cells if cell.status == "needs_help" or cell.avoids]
 
 
 @dataclass
@@ -260,8 +328,8 @@ class ClassReport:
         return [(skill, skill_name(skill)) for skill in self.skills]
 
 
-def _cell(summary: SkillSummary) -> Cell:
-    return Cell(summary, status_label(summary.status))
+def _cell(summary: SkillSummary, avoidance: opportunities.Avoidance | None = None) -> Cell:
+    return Cell(summary, status_label(summary.status), avoidance)
 
 
 def class_report(
@@ -274,23 +342,34 @@ def class_report(
     filters = filters or ReportFilters()
     pupils = roster.label_each(roster.in_name_order(classroom.pupils.all()))
     summaries: dict[int, dict[str, SkillSummary]] = {p.pk: {} for p in pupils}
+    avoided: dict[int, dict[str, opportunities.Avoidance]] = {p.pk: {} for p in pupils}
     updated_at = None
     if filters.is_empty:
         snapshot = PupilSkill.objects.filter(pupil__classroom=classroom)
         for row in snapshot:
             summaries[row.pupil_id][row.skill] = summary_of(row)
+            avoidance = avoidance_of(row)
+            if avoidance is not None:
+                avoided[row.pupil_id][row.skill] = avoidance
         updated_at = snapshot.aggregate(at=Min("updated_at"))["at"]
     else:
         for pupil_id, result in masteries(
             list(summaries), filters, batch=PUPILS_PER_QUERY, on_batch=on_batch
         ):
             summaries[pupil_id] = result.skills
+            avoided[pupil_id] = result.avoidance
     skills = in_report_order(
         {skill for by_skill in summaries.values() for skill in by_skill} | set(OPERATIONS)
     )
     blank = {skill: no_evidence(skill, gettext) for skill in skills}
     rows = [
-        PupilRow(p, [_cell(summaries[p.pk].get(skill) or blank[skill]) for skill in skills])
+        PupilRow(
+            p,
+            [
+                _cell(summaries[p.pk].get(skill) or blank[skill], avoided[p.pk].get(skill))
+                for skill in skills
+            ],
+        )
         for p in pupils
     ]
     needs_help = sorted(
@@ -323,6 +402,9 @@ class Chart:
     width: int = 600
     height: int = 180
     threshold_y: float = 0.0
+    # The estimate's line only where the status agrees with it: a "needs help"
+    # drawn above the mastered line would argue with its own card.
+    estimate_shown: bool = True
 
 
 CHART_W, CHART_H, CHART_PAD = 600, 180, 36
@@ -338,7 +420,8 @@ def week_label(bucket) -> str:
     return gettext("week of %(monday)s") % {"monday": date_format(monday, "MONTH_DAY_FORMAT")}
 
 
-def _chart(skill: str, points: list[trend.TrendPoint]) -> Chart:
+def _chart(summary: SkillSummary, points: list[trend.TrendPoint]) -> Chart:
+    skill = summary.skill
     inner_w, inner_h = CHART_W - 2 * CHART_PAD, CHART_H - 2 * 16
     step = inner_w / max(1, len(points) - 1)
 
@@ -369,6 +452,7 @@ def _chart(skill: str, points: list[trend.TrendPoint]) -> Chart:
         accuracy_line=" ".join(f"{p['x']},{p['y_accuracy']}" for p in drawn),
         estimate_line=" ".join(f"{p['x']},{p['y_estimate']}" for p in drawn),
         threshold_y=y(verdicts.MASTERED_ESTIMATE),
+        estimate_shown=verdicts.evidence(summary).estimate is not None,
     )
 
 
@@ -396,6 +480,7 @@ class PupilReport:
     mistakes: list[dict]
     games: list[dict]
     avoidance: list[tuple[opportunities.Avoidance, str]]
+    chance_words: list[str] = field(default_factory=list)  # how each game counts a turn
     fact_heads: tuple = tuple(FACTS)
 
     @property
@@ -413,7 +498,7 @@ def pupil_report(pupil: Pupil) -> PupilReport:
     result = accumulator.result(gettext)
     skills = in_report_order(result.skills)
     charts = [
-        _chart(skill, trend.trend(attempts, skill, _local_week))
+        _chart(result.skills[skill], trend.trend(attempts, skill, _local_week))
         for skill in skills
         if result.skills[skill].first_tries
     ]
@@ -431,9 +516,14 @@ def pupil_report(pupil: Pupil) -> PupilReport:
         }
         for m in reversed(result.mistakes)
     ]
+    chance_games = (
+        Opportunity.objects.filter(pupil=pupil).values_list("game", flat=True).distinct()
+        if attempts
+        else []
+    )
     return PupilReport(
         pupil=pupil,
-        cells=[_cell(result.skills[skill]) for skill in skills],
+        cells=[_cell(result.skills[skill], result.avoidance.get(skill)) for skill in skills],
         charts=charts,
         tables=list(result.tables.values()),
         facts=facts,
@@ -445,6 +535,9 @@ def pupil_report(pupil: Pupil) -> PupilReport:
             # A pupil who never calculated has no choice to report, and an
             # operation no roll allowed has nothing to say.
             if a.could and attempts
+        ],
+        chance_words=[
+            str(CHANCE_WORDS[slug]) for slug in sorted(set(chance_games)) if slug in CHANCE_WORDS
         ],
     )
 

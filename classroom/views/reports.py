@@ -56,6 +56,7 @@ def class_report(request, pk: int):
             "jobs": selectors.report_jobs_shown(request.user, classroom, asked_job),
             "large": len(report.rows) > jobs.EXPORT_INLINE_LIMIT,
             "formats": ("csv", "xlsx", "pdf"),
+            "rules": services.RULES,
         },
     )
 

@@ -208,6 +208,9 @@ class Presenter:
     title: str = ""
     # The line that names the game on the start form.
     pitch: str = ""
+    # What makes a turn a chance to use an operation, in the game's words, for
+    # the pupil report's "Operations chosen" ("" for a game that records none).
+    chance_words: str = ""
     engine: Game
     # The game's own fields on the start form (a Form class whose
     # ``engine_options(second_chance)`` gives the engine's options) and the

@@ -23,10 +23,13 @@ def test_avoidance_shows_even_with_perfect_accuracy():
     assert pupil.skills["div"].status == "mastered"
     assert pupil.avoidance["div"].avoids
     assert opportunities.explain(pupil.avoidance["div"]) == (
-        "avoids division: could have divided 9 times, divided once"
+        "avoids division: divided in only 1 of 9 turns where dividing would help"
     )
     assert opportunities.explain(opportunities.avoidance(turns(6, 0))["div"]) == (
-        "avoids division: could have divided 6 times, never divided"
+        "avoids division: has not divided in 6 turns where dividing would help"
+    )
+    assert opportunities.why_avoided(opportunities.avoidance(turns(10, 1))["div"]) == (
+        "divided in only 1 of 10 turns where dividing would help"
     )
     assert opportunities.explain(opportunities.avoidance(turns(3, 0))["div"]) == (
         "division: not known yet, 3 of the 5 turns needed so far"

@@ -91,6 +91,11 @@ class NambarzPresenter(Presenter):
     slug = "nambarz"
     title = gettext_lazy("Nambarz")
     pitch = gettext_lazy("Nambarz: cards in hand, calculate to hit the target")
+    chance_words = gettext_lazy(
+        "In Nambarz, a turn counts when a calculation with the operation could make the"
+        " target from the pupil's cards, whether the pupil then calculated, laid a card"
+        " or drew one."
+    )
     engine = GAME
     options_form = NambarzOptions
     stylesheet = "css/nambarz.css"

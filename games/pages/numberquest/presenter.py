@@ -228,6 +228,10 @@ class NumberQuestPresenter(Presenter):
     slug = "numberquest"
     title = gettext_lazy("Number Quest")
     pitch = gettext_lazy("Number Quest: make numbers from dice, cover the board")
+    chance_words = gettext_lazy(
+        "In Number Quest, a turn counts when the dice let the pupil cover a free square"
+        " with the operation."
+    )
     engine = GAME
     options_form = NumberQuestOptions
     next_turn_kind = "rolled"
