@@ -54,3 +54,18 @@ def test_a_fault_answers_numbos_page_in_the_pages_language():
     assert response.status_code == 500
     assert '<html lang="fr">' in html and "Un problème est survenu" in html
     assert 'href="/"' in html
+
+
+def test_the_password_change_pages_are_numbos_in_french(teacher_client):
+    """They were the admin's (its own layout, links told by colour alone)."""
+    html = unescape(teacher_client.get(
+        "/accounts/password_change/", HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode())
+    assert "Changer mon mot de passe" in html and 'class="topbar"' in html
+    response = teacher_client.post("/accounts/password_change/", {
+        "old_password": "correct-horse-42", "new_password1": "a-new-horse-77",
+        "new_password2": "a-new-horse-77",
+    })
+    assert response.status_code == 302
+    html = teacher_client.get(response["Location"]).content.decode()
+    assert 'class="topbar"' in html and "Password changed" in html

@@ -62,3 +62,25 @@ def test_session_form_and_class_page(live_server, page, teacher, classroom, pupi
 def test_the_checker_itself_sees_a_known_problem(page):
     page.set_content("<html><body><img src='x.png'><button></button></body></html>")
     assert any(finding.startswith("image-alt") for finding in serious_findings(page))
+
+
+def test_numx_play_page_with_empty_score_rows(live_server, page, classroom, teacher, pupils):
+    """An empty score row was a list with no item (aria-required-children)."""
+    numx = services.start_session(
+        classroom, teacher, game="numx", options={}, pupils=pupils[:2], table_size=2,
+        seating={pupils[0].pk: 1, pupils[1].pk: 1}, seed=3,
+    )
+    sign_in_pupil(page, live_server.url, classroom.code, pupils[0])
+    page.goto(live_server.url + f"/tables/{numx.tables.get().pk}/")
+    assert serious_findings(page) == []
+
+
+def test_error_and_password_pages(live_server, page, teacher):
+    page.goto(live_server.url + "/no-such-page/")
+    assert serious_findings(page) == []
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Email address").fill(teacher.email)
+    page.get_by_label("Password").fill("correct-horse-42")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(live_server.url + "/accounts/password_change/")
+    assert serious_findings(page) == []
