@@ -40,6 +40,7 @@ from engine.core import (
     Outcome,
     Result,
     rank_by_score,
+    rank_when_ended,
     read_move_type,
 )
 from engine.numberquest import board
@@ -813,6 +814,9 @@ def view(state: State, player: int | None) -> dict[str, Any]:
 def result(state: State) -> Result | None:
     if state.phase != "over":
         return None
+    if state.ended == "teacher":
+        # Money ranks, as at the chain's end; while nobody has earned any, nobody won.
+        return Result(state.balances, rank_when_ended(state.balances), ended=True)
     return Result(scores=state.balances, ranking=rank_by_score(state.balances))
 
 

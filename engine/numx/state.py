@@ -94,6 +94,7 @@ class NumxState:
     tour: int = 0
     counts: tuple[tuple[int, ...], ...] = ()
     totals: tuple[int | None, ...] = ()
+    ended: bool = False  # the teacher ended the game: the rows count as they stand
 
     @property
     def last(self) -> Trick | None:
