@@ -540,6 +540,8 @@ def _ended(state: NumxState) -> Outcome:
     counts as it stands, face-down cards too, as at the last count (RULES 4.10)."""
     if state.phase == "over":
         raise IllegalMove("The game is over.", "game_over")
+    if len(state.counts) != state.players:  # ended before the count began
+        state = set_fields(state, counts=((),) * state.players, totals=(None,) * state.players)
     state = set_fields(state, phase="over", ended=True, pending=None, current=None)
     return Outcome(state, (Event("game_over", None, {
         "reason": "teacher", "scores": list(final_scores(state))}),))

@@ -435,6 +435,7 @@ class NumberQuestPresenter(Presenter):
             "over": over,
             "ending": _ending_text(view, names) if over else "",
             "winners": _winners_text(view, names) if over else "",
+            "winner_names": [names.get(p, "") for p in _winners(view)] if over else [],
             "your_turn": your_turn,
             "place_phase": place_phase,
             "current_name": names.get(view["current"], ""),
