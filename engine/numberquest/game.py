@@ -39,7 +39,6 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
-    rank_by_score,
     rank_when_ended,
     read_move_type,
 )
@@ -814,10 +813,11 @@ def view(state: State, player: int | None) -> dict[str, Any]:
 def result(state: State) -> Result | None:
     if state.phase != "over":
         return None
-    if state.ended == "teacher":
-        # Money ranks, as at the chain's end; while nobody has earned any, nobody won.
-        return Result(state.balances, rank_when_ended(state.balances), ended=True)
-    return Result(scores=state.balances, ranking=rank_by_score(state.balances))
+    # Money ranks (RULES 1.7). Balances start at 0 and only grow: a game that
+    # ended before anybody earned any (the teacher's end, the game's time up)
+    # crowns nobody.
+    return Result(state.balances, rank_when_ended(state.balances),
+                  ended=state.ended == "teacher")
 
 
 def usable_squares(variant: Variant, fractions: bool = False) -> frozenset[int]:
