@@ -368,3 +368,41 @@ def test_a_session_the_teacher_ends_says_ended_not_finished(classroom, teacher, 
     pages = end_and_read(session, table, seated)
     assert "Every table has finished." not in pages["live"]
     assert 'data-testid="session-status">Ended<' in pages["live"]
+
+
+# --------------------------------------------------------------------------- NMBR 9, the class
+
+
+@pytest.mark.parametrize("placed", [0, 6])
+def test_nmbr9_with_the_whole_class_ranks_the_stacks_when_the_teacher_ends(
+    classroom, teacher, pupils, placed
+):
+    session = services.start_session(
+        classroom, teacher, game="nmbr9", options={}, pupils=pupils[:2], table_size=1,
+        whole_class=True, seed=4,
+    )
+    tables = list(session.tables.order_by("number"))
+    scores = []
+    for index, table in enumerate(tables):
+        state = state_of(table)
+        for _card in range(placed):
+            state = engine_of("nmbr9").apply(
+                state, 0, nmbr9_bot_moves(state, 0, index)[0]).state
+        put(table, state)
+        scores.append(stack_score(state.stacks[0]))
+    GameSession.objects.filter(pk=session.pk).update(cards_shown=placed + 1)
+    pages = end_and_read(session, tables[0], pupils[:1])
+    teacher_client = Client()
+    teacher_client.force_login(teacher)
+    cards = read(teacher_client, "games:session_cards", session.pk)
+    lea = pages["Léa"]
+    assert any(scores) == bool(placed)  # the seed was chosen so
+    if not any(scores):
+        # Nothing climbed yet: nobody to rank, on the pupils' tablets nor the teacher's screen.
+        assert 'data-testid="class-ranking"' not in cards and "The class" not in lea
+        assert "Nobody had scored yet: no winner." in lea
+    else:
+        shown = re.findall(r'<span class="place">(\d+)</span> ([^<]+) <strong>(\d+)</strong>',
+                           cards)
+        assert sorted(int(score) for _place, _name, score in shown) == sorted(scores)
+        assert "The class" in lea and "Your teacher ended the game." in lea

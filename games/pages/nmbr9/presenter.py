@@ -111,9 +111,10 @@ def class_ranking(session, names: dict[int, str] | None = None) -> dict[str, Any
             t.pk: " & ".join(labels[s.pupil_id] for s in t.seats.all() if s.pupil_id) or "?"
             for t in tables
         }
-    rows, counting = [], 0
+    rows, counting, ended = [], 0, False
     for table in tables:
         state = GAME.from_json(table.state)
+        ended = ended or state.ended
         if phase(state, 0) == "done":
             rows.append(
                 {
@@ -124,6 +125,8 @@ def class_ranking(session, names: dict[int, str] | None = None) -> dict[str, Any
             )
         else:
             counting += 1
+    if ended and not any(row["score"] for row in rows):
+        rows = []  # the teacher ended it before any tile climbed: nobody to rank
     return {"rows": ranked(rows), "unfinished": counting, "pupils": len(tables)}
 
 
