@@ -368,7 +368,7 @@ class Ultimes(StateStoresItself):
             return [{"type": "sum", "min": 0, "max": MAX_TYPED}]
         return [{"type": state.phase, "min": 0, "max": FINISH}]
 
-    def apply(self, state: UltimesState, player: int, move: dict[str, Any]) -> Outcome:
+    def apply(self, state: UltimesState, player: int | None, move: dict[str, Any]) -> Outcome:
         if not isinstance(move, dict):
             raise IllegalMove("That move makes no sense.", "malformed", field="move")
         if player is None and move.get("type") == "end":

@@ -232,11 +232,11 @@ def set_status(session: GameSession, status: str) -> None:
 
 def finish_when_every_table_has(session_id: int) -> bool:
     """End a session whose every table's game is over, as the teacher's end
-    would (the live view says so, the pupils' list of games drops it).
-    Run once a table's last move has committed: a move holds the session
-    row shared while it runs, so two tables finishing at once cannot both
-    miss each other, and the later of them ends the session. Whether it
-    did."""
+    would (the live view says so, the pupils' list of games drops it); True
+    if it did. Run in a transaction of its own once the move that finished
+    a table has committed, not inside it: of two tables finishing at once,
+    the later commit's check sees both finished (each move's own read could
+    miss the other)."""
     with transaction.atomic():
         session = (
             GameSession.objects.select_for_update()

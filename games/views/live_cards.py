@@ -142,7 +142,7 @@ def _card_context(
         seating.load(table)
         # Only the teacher's id goes into a table's context (its poll token).
         context = table_context(table, player=None, teacher=SimpleNamespace(pk=teacher_id))
-    context["ending"] = shown_game.ending(state, names)
+    context["game_end"] = shown_game.ending(state, names)
     return context
 
 
@@ -195,7 +195,7 @@ def _card_html(table: Table, context: dict) -> str:
         f'{" stuck" if stuck else ""}" data-testid="live-table-{_shown(table.number)}">\n',
         f"  <h2>{_('Table %(n)s') % {'n': _shown(table.number)}}</h2>\n",
         # A finished table among those still playing: said first, in words.
-        f'  <p class="over-flag" data-testid="table-over">{_over_words(context["ending"])}</p>\n'
+        f'  <p class="over-flag" data-testid="table-over">{_over_words(context["game_end"])}</p>\n'
         if table.finished else "",
         f'  <div class="mini-board">{conditional_escape(context["board_html"])}</div>\n',
         '  <ul class="mini-players">',
