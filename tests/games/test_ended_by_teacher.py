@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from engine.nmbr9 import bot_moves as nmbr9_bot_moves
 from engine.nmbr9.stack import score as stack_score
@@ -69,7 +70,13 @@ def read(client: Client, name: str, *args) -> str:
 
 def end_and_read(session, table, seated, language="en") -> dict[str, str]:
     """The teacher ends the game from the live view; then every page that
-    names winners, as its reader sees it."""
+    names winners, as its reader sees it. The language a request activates
+    is put back afterwards: the next test reads English."""
+    with translation.override(translation.get_language()):
+        return _end_and_read(session, table, seated, language)
+
+
+def _end_and_read(session, table, seated, language) -> dict[str, str]:
     teacher = Client(HTTP_ACCEPT_LANGUAGE=language)
     teacher.force_login(session.teacher)
     teacher.post(reverse("games:session_control", args=[session.pk]), {"action": "end"})
