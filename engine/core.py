@@ -129,17 +129,26 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Result:
-    """Final scores (index = player) and ranking (list of lists: ties share a rank)."""
+    """Final scores (index = player) and ranking (list of lists: ties share a rank).
+
+    ``ended``: the teacher ended the game before its rules did. The scores and
+    the ranking are then the rules' at that moment (:func:`rank_when_ended`),
+    and the ranking is empty where the rules name no winner yet."""
 
     scores: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]
+    ended: bool = False
 
     @property
     def winners(self) -> tuple[int, ...]:
         return self.ranking[0] if self.ranking else ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "ranking": [list(r) for r in self.ranking]}
+        return {
+            "scores": list(self.scores),
+            "ranking": [list(r) for r in self.ranking],
+            "ended": self.ended,
+        }
 
 
 def rank_by_score(scores: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -148,6 +157,14 @@ def rank_by_score(scores: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     for value in sorted(set(scores), reverse=True):
         ranking.append(tuple(p for p, s in enumerate(scores) if s == value))
     return tuple(ranking)
+
+
+def rank_when_ended(scores: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The ranking of a game the teacher ended: by the points scored so far,
+    none at all while nobody has scored (a tie at nothing crowns nobody)."""
+    if not any(score > 0 for score in scores):
+        return ()
+    return rank_by_score(scores)
 
 
 class Dice:

@@ -200,6 +200,8 @@ class UltimesState:
     reached: int | None = None
     retrying: bool = False
     winner: int | None = None
+    # The teacher ended the race before any pawn reached 99.
+    ended: bool = False
     # First-player rolls: one tuple of (player, die) per round, ties re-roll.
     opening: tuple[tuple[tuple[int, int], ...], ...] = ()
     second_chance: bool = False
@@ -223,6 +225,7 @@ class UltimesState:
             "reached": self.reached,
             "retrying": self.retrying,
             "winner": self.winner,
+            "ended": self.ended,
             "opening": [[list(pair) for pair in rnd] for rnd in self.opening],
             "options": self.options,
         }
@@ -247,6 +250,7 @@ class UltimesState:
             reached=data["reached"],
             retrying=data["retrying"],
             winner=data["winner"],
+            ended=data.get("ended", False),
             opening=tuple(tuple((p, d) for p, d in rnd) for rnd in data["opening"]),
             **{k: bool(options.get(k, False)) for k in OPTION_DEFAULTS},
         )
@@ -364,9 +368,11 @@ class Ultimes(StateStoresItself):
             return [{"type": "sum", "min": 0, "max": MAX_TYPED}]
         return [{"type": state.phase, "min": 0, "max": FINISH}]
 
-    def apply(self, state: UltimesState, player: int, move: dict[str, Any]) -> Outcome:
+    def apply(self, state: UltimesState, player: int | None, move: dict[str, Any]) -> Outcome:
         if not isinstance(move, dict):
             raise IllegalMove("That move makes no sense.", "malformed", field="move")
+        if player is None and move.get("type") == "end":
+            return _ended(state)
         _check_actor(state, player)
         kind = move.get("type")
         if not isinstance(kind, str) or kind not in _MOVE_PHASE:
@@ -473,6 +479,9 @@ class Ultimes(StateStoresItself):
         }
 
     def result(self, state: UltimesState) -> Result | None:
+        if state.ended:
+            # A race's rules crown only the pawn on 99: ended before, nobody won.
+            return Result(tuple(state.positions), (), ended=True)
         if state.winner is None:
             return None
         # The others rank by how close they stand to 99; the winner alone stands on it.
@@ -483,6 +492,16 @@ class Ultimes(StateStoresItself):
             ranking.append(tuple(i for i, s in enumerate(scores)
                                  if s == value and i != state.winner))
         return Result(scores, tuple(ranking))
+
+
+def _ended(state: UltimesState) -> Outcome:
+    """The teacher ends the race (the server's move, no player's): the pawns
+    stay where they stand."""
+    if state.phase == "over":
+        raise IllegalMove("The game is over.", "game_over", winner=state.winner)
+    state = _replace(state, phase="over", ended=True, dice=(), total=None, reached=None,
+                     retrying=False)
+    return Outcome(state, (Event("game_over", None, {"reason": "teacher"}),))
 
 
 _PHASE_HINT = {

@@ -21,6 +21,11 @@ def table_outcome(table) -> TableOutcome | None:
     for group in result.ranking:
         place = len(placed) + 1
         placed += [Placed(player, place, result.scores[player]) for player in group]
+    if not result.ranking:
+        # The teacher ended it before the rules named anybody: no places.
+        placed = [Placed(player, None, score) for player, score in enumerate(result.scores)]
     # What the scores count is the game's to say (the track's are squares).
     shown = presenter(table.session.game)
-    return TableOutcome(placed, str(shown.score_heading), str(shown.score_words))
+    return TableOutcome(
+        placed, str(shown.score_heading), str(shown.score_words), ended_early=result.ended
+    )

@@ -276,6 +276,15 @@ def status_of_stamp(stamp: str) -> str:
     return {s[0]: s for s in GameSession.Status.values}.get(letter, GameSession.Status.RUNNING)
 
 
+def every_table_finished(session_id: int) -> bool:
+    """Whether an ended session ended because every table's game was over,
+    not because the teacher ended it (services.set_status makes an "end"
+    move at each table still playing). Asked only of ended sessions."""
+    return not Move.objects.filter(
+        table__session_id=session_id, player=None, move__type="end", move__reason="teacher"
+    ).exists()
+
+
 def live_rows(session_id: int, teacher_id: int) -> list[LiveRow]:
     """The tables of this teacher's session, in order, with their stamps as
     games.live.stamp makes them: one query, no state read. Empty for

@@ -212,7 +212,8 @@ def set_status(session: GameSession, status: str) -> None:
             session.ended_at = timezone.now()
             for table in session.tables.select_for_update().filter(finished=False):
                 _apply_server_move(table, {"type": "end", "reason": "teacher"})
-            # Games without an "end" move (a race, a stack) stop where they are.
+            # A game whose engine refuses the end (its state saved before
+            # every game had one) stops where it is.
             session.tables.filter(finished=False).update(finished=True)
         if status in (GameSession.Status.ENDED, GameSession.Status.PAUSED):
             # A teacher who pauses or ends a game opens the report next.
@@ -227,6 +228,35 @@ def set_status(session: GameSession, status: str) -> None:
         session.save(update_fields=["status", "ended_at"])
         ids = list(session.tables.values_list("pk", flat=True))
         transaction.on_commit(lambda: live.session_changed(session, ids))
+
+
+def finish_when_every_table_has(session_id: int) -> bool:
+    """End a session whose every table's game is over, as the teacher's end
+    would (the live view says so, the pupils' list of games drops it); True
+    if it did. Run in a transaction of its own once the move that finished
+    a table has committed, not inside it: of two tables finishing at once,
+    the later commit's check sees both finished (each move's own read could
+    miss the other)."""
+    with transaction.atomic():
+        session = (
+            GameSession.objects.select_for_update()
+            .filter(
+                pk=session_id,
+                status__in=[GameSession.Status.RUNNING, GameSession.Status.PAUSED],
+            )
+            .first()
+        )
+        if session is None:
+            return False
+        tables = session.tables.all()
+        if not tables.exists() or tables.filter(finished=False).exists():
+            return False
+        session.status = GameSession.Status.ENDED
+        session.ended_at = timezone.now()
+        session.save(update_fields=["status", "ended_at"])
+        ids = list(tables.values_list("pk", flat=True))
+        transaction.on_commit(lambda: live.session_changed(session, ids))
+    return True
 
 
 # --------------------------------------------------------------------------- a tap
@@ -579,6 +609,8 @@ def _commit(
     table.finished = engine_of(table.session.game).result(state) is not None
     if table.finished and not finished_before:
         _refresh_reports(seat.pupil_id for seat in table.seats.all() if seat.pupil_id)
+        session_id = table.session_id
+        transaction.on_commit(lambda: finish_when_every_table_has(session_id), robust=True)
     _write(table, written, attempts)
     _record_opportunities(table, state, events)
     if pupil is not None and any(e["kind"] == "calculated" for e in events):

@@ -550,10 +550,11 @@ GAMES_SHOWN = 20
 
 @dataclass(frozen=True)
 class Placed:
-    """A player of a finished table: ``place`` 1 is the best (ties share it)."""
+    """A player of a finished table: ``place`` 1 is the best (ties share it);
+    None when the game names no winner (the teacher ended it first)."""
 
     player: int
-    place: int
+    place: int | None
     score: int
 
 
@@ -562,6 +563,9 @@ class TableOutcome:
     placed: list[Placed]  # best first
     score_name: str  # what the score counts, for a column head: "Points", "Square"
     score_format: str  # the same beside a score: "%(score)s points", "square %(score)s"
+    # The teacher ended the game before its rules did: the places are the
+    # rules' at that moment, and there are none where they name no winner yet.
+    ended_early: bool = False
 
     def of(self, player: int) -> Placed | None:
         return next((p for p in self.placed if p.player == player), None)
@@ -647,16 +651,22 @@ def games_played(pupil: Pupil) -> list[dict]:
 
 
 def _result_text(placed: Placed, outcome: TableOutcome) -> str:
-    """"won · 42 points", "place 2 of 3 · 30 points"."""
+    """"won · 42 points", "place 2 of 3 · 30 points"; "no winner · 0 points ·
+    ended by the teacher"."""
     players = len(outcome.placed)
-    if placed.place == 1:
+    if placed.place is None:
+        where = gettext("no winner")
+    elif placed.place == 1:
         where = gettext("won") if players > 1 else gettext("alone at the table")
     else:
         where = gettext("place %(place)s of %(count)s") % {
             "place": placed.place,
             "count": players,
         }
-    return f"{where} · {outcome.score_format % {'score': placed.score}}"
+    said = [where, outcome.score_format % {"score": placed.score}]
+    if outcome.ended_early:
+        said.append(gettext("ended by the teacher"))
+    return " · ".join(said)
 
 
 # ------------------------------------------------------------------ one session
@@ -718,6 +728,8 @@ def session_report(session) -> list[dict]:
                 "finished": table.finished,
                 "ranking": _ranking(table, outcome),
                 "score_name": outcome.score_name if outcome else "",
+                "ended_early": bool(outcome and outcome.ended_early),
+                "no_winner": bool(outcome and outcome.placed and outcome.placed[0].place is None),
             }
         )
     return tables

@@ -58,6 +58,7 @@ from engine.core import (
     check_in_game,
     check_players,
     rank_by_score,
+    rank_when_ended,
     read_move_type,
 )
 from engine.nambarz.calc import (
@@ -185,8 +186,7 @@ class Nambarz(StateStoresItself):
         if player is not None:
             check_in_game(player, state.players)
         if kind == "end":
-            return Outcome(replace(state, over=True), (Event("game_over", None,
-                                                             {"reason": "ended"}),))
+            return self._ended(state)
         if player is None and kind == "timeout":
             player = state.current
         if player is None:
@@ -442,6 +442,20 @@ class Nambarz(StateStoresItself):
         events.append(Event("turn", candidate, {"turn": state.turn}))
         return Outcome(state, tuple(events), attempts)
 
+    def _ended(self, state: NambarzState) -> Outcome:
+        """The teacher ends the game: the points earned so far are kept, this
+        round's bonuses and the rank points of those already out (their place
+        is theirs whatever comes); those still holding cards have no place yet."""
+        points = list(state.round_points)
+        for index, p in enumerate(state.out):
+            points[p] += rank_points(index + 1)
+        scores = tuple(s + r for s, r in zip(state.scores, points, strict=True))
+        history = state.history + (tuple(points),) if any(points) else state.history
+        state = replace(state, over=True, ended=True, scores=scores, history=history,
+                        round_points=(0,) * state.players, pending="", drawn=None)
+        return Outcome(state, (Event("game_over", None, {
+            "reason": "ended", "scores": list(_team_totals(state))}),))
+
     def _round_over(self, state: NambarzState, events: list[Event],
                     attempts: tuple[Attempt, ...], still: list[int]) -> Outcome:
         # Those still holding cards rank after those out: fewer cards first,
@@ -563,6 +577,8 @@ class Nambarz(StateStoresItself):
         if not state.over:
             return None
         totals = _team_totals(state)
+        if state.ended:
+            return Result(totals, rank_when_ended(totals), ended=True)
         return Result(totals, rank_by_score(totals))
 
 

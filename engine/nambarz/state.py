@@ -81,6 +81,7 @@ class NambarzState:
     retrying: bool = False         # a wrong typed result was made this turn
     stalled: int = 0               # passes in a row with nothing to draw
     over: bool = False
+    ended: bool = False            # the teacher ended the game before its last round did
     history: tuple[tuple[int, ...], ...] = field(default=())  # finished rounds' points
 
     @property
@@ -107,7 +108,8 @@ class NambarzState:
             "turn": self.turn, "draws": self.draws, "scores": list(self.scores),
             "round_points": list(self.round_points), "out": list(self.out),
             "pending": self.pending, "drawn": self.drawn, "retrying": self.retrying,
-            "stalled": self.stalled, "over": self.over, "history": [list(h) for h in self.history],
+            "stalled": self.stalled, "over": self.over, "ended": self.ended,
+            "history": [list(h) for h in self.history],
         }
 
     @classmethod
@@ -119,7 +121,7 @@ class NambarzState:
             turn=data["turn"], draws=data["draws"], scores=tuple(data["scores"]),
             round_points=tuple(data["round_points"]), out=tuple(data["out"]),
             pending=data["pending"], drawn=data["drawn"], retrying=data["retrying"],
-            stalled=data["stalled"], over=data["over"],
+            stalled=data["stalled"], over=data["over"], ended=data.get("ended", False),
             history=tuple(tuple(h) for h in data["history"]),
         )
 

@@ -34,6 +34,7 @@ from engine.core import (
     check_in_game,
     check_players,
     rank_by_score,
+    rank_when_ended,
     read_int_field,
 )
 from engine.nmbr9.bot import bot_place, bot_stack
@@ -80,6 +81,8 @@ class Nmbr9State:
     # Per player, the tiles set aside because they fitted nowhere on the board.
     # Left out, none for anybody.
     aside: tuple[int, ...] = ()
+    # The teacher ended the game: every stack scores as it stands.
+    ended: bool = False
 
     def __post_init__(self) -> None:
         if not self.aside:
@@ -109,6 +112,7 @@ class Nmbr9State:
             "totals": list(self.totals),
             "retrying": list(self.retrying),
             "aside": list(self.aside),
+            "ended": self.ended,
             "options": {"second_chance": self.second_chance, "board": self.board},
         }
 
@@ -125,6 +129,7 @@ class Nmbr9State:
             retrying=tuple(data["retrying"]),
             # States saved before tiles could be set aside have none.
             aside=tuple(data.get("aside") or ()),
+            ended=bool(data.get("ended", False)),
             second_chance=bool(data["options"]["second_chance"]),
             board=data["options"]["board"],
         )
@@ -137,6 +142,8 @@ def counting_levels(stack: Stack) -> tuple[int, ...]:
 
 def phase(state: Nmbr9State, player: int) -> str:
     """``place``, ``wait`` (placed this card, others have not), ``count`` or ``done``."""
+    if state.ended:
+        return "done"
     if state.round < len(state.deck):
         return "wait" if state.done(player) > state.round else "place"
     levels = counting_levels(state.stacks[player])
@@ -206,7 +213,9 @@ class Nmbr9(StateStoresItself):
             return [{"type": "total", "min": 0, "max": MAX_TYPED}]
         return []
 
-    def apply(self, state: Nmbr9State, player: int, move: dict[str, Any]) -> Outcome:
+    def apply(self, state: Nmbr9State, player: int | None, move: dict[str, Any]) -> Outcome:
+        if player is None and isinstance(move, dict) and move.get("type") == "end":
+            return _ended(state)
         check_in_game(player, state.players)
         if not isinstance(move, dict):
             raise IllegalMove("That move makes no sense.", "malformed", field="move")
@@ -358,7 +367,19 @@ class Nmbr9(StateStoresItself):
         if any(phase(state, p) != "done" for p in range(state.players)):
             return None
         scores = tuple(score(s) for s in state.stacks)
+        if state.ended:
+            # The rules' count (digit × level) of the tiles placed so far.
+            return Result(scores, rank_when_ended(scores), ended=True)
         return Result(scores, rank_by_score(scores))
+
+
+def _ended(state: Nmbr9State) -> Outcome:
+    """The teacher ends the game (the server's move, no player's)."""
+    if GAME.result(state) is not None:
+        raise IllegalMove("The game is over.", "game_over")
+    state = replace(state, ended=True, retrying=(None,) * state.players)
+    return Outcome(state, (Event("game_over", None, {
+        "reason": "teacher", "scores": [score(s) for s in state.stacks]}),))
 
 
 GAME = Nmbr9()

@@ -39,7 +39,7 @@ from engine.core import (
     IllegalMove,
     Outcome,
     Result,
-    rank_by_score,
+    rank_when_ended,
     read_move_type,
 )
 from engine.numberquest import board
@@ -813,7 +813,11 @@ def view(state: State, player: int | None) -> dict[str, Any]:
 def result(state: State) -> Result | None:
     if state.phase != "over":
         return None
-    return Result(scores=state.balances, ranking=rank_by_score(state.balances))
+    # Money ranks (RULES 1.7). Balances start at 0 and only grow: a game that
+    # ended before anybody earned any (the teacher's end, the game's time up)
+    # crowns nobody.
+    return Result(state.balances, rank_when_ended(state.balances),
+                  ended=state.ended == "teacher")
 
 
 def usable_squares(variant: Variant, fractions: bool = False) -> frozenset[int]:

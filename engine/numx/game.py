@@ -20,6 +20,7 @@ from engine.core import (
     check_in_game,
     check_players,
     rank_by_score,
+    rank_when_ended,
     read_int_field,
 )
 from engine.numx.actions import TARGETED, answer_malus, play_action, shielded
@@ -285,7 +286,9 @@ class Numx(StateStoresItself):
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, state: NumxState, player: int, move: dict[str, Any]) -> Outcome:
+    def apply(self, state: NumxState, player: int | None, move: dict[str, Any]) -> Outcome:
+        if player is None and isinstance(move, dict) and move.get("type") == "end":
+            return _ended(state)
         check_in_game(player, state.players)
         if not isinstance(move, dict):
             raise IllegalMove("That move makes no sense.", "malformed", field="move")
@@ -541,7 +544,21 @@ class Numx(StateStoresItself):
         if state.phase != "over":
             return None
         scores = final_scores(state)
+        if state.ended:
+            return Result(scores, rank_when_ended(scores), ended=True)
         return Result(scores, rank_by_score(scores))
+
+
+def _ended(state: NumxState) -> Outcome:
+    """The teacher ends the game (the server's move, no player's): every row
+    counts as it stands, face-down cards too, as at the last count (RULES 4.10)."""
+    if state.phase == "over":
+        raise IllegalMove("The game is over.", "game_over")
+    if len(state.counts) != state.players:  # ended before the count began
+        state = set_fields(state, counts=((),) * state.players, totals=(None,) * state.players)
+    state = set_fields(state, phase="over", ended=True, pending=None, current=None)
+    return Outcome(state, (Event("game_over", None, {
+        "reason": "teacher", "scores": list(final_scores(state))}),))
 
 
 _PHASE_HINT = {

@@ -103,6 +103,7 @@ class NumxState:
     totals: tuple[int | None, ...] = ()
     rulebook: int = 1
     blocked_by: tuple[int | None, ...] = ()  # who blocked each player (rulebook 2)
+    ended: bool = False  # the teacher ended the game: the rows count as they stand
 
     @property
     def last(self) -> Trick | None:

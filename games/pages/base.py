@@ -386,6 +386,26 @@ class Presenter:
     score_heading = gettext_lazy("Points")
     score_words = gettext_lazy("%(score)s points")
 
+    # What the end of a game says when its result names no winner: the
+    # teacher ended it before anybody had scored.
+    no_winner_words = gettext_lazy("Nobody had scored yet: no winner.")
+
+    def ending(self, state, names: dict[int, str], player: int | None = None) -> dict[str, Any]:
+        """How the game ended, from the engine's result alone: every page that
+        names winners reads it (the tablet, the projector, the live view's
+        card), so that none crowns a player the session report does not.
+        ``ended_early``: the teacher ended the game before its rules did."""
+        result = self.engine.result(state)
+        winners = set(result.winners) if result is not None else set()
+        return {
+            "over": result is not None,
+            "ended_early": bool(result is not None and result.ended),
+            "winners": winners,
+            "winner_names": [names.get(p, "") for p in sorted(winners)],
+            "you_won": player in winners,
+            "no_winner": self.no_winner_words if result is not None and not winners else "",
+        }
+
     def feedback(self, events: list[dict[str, Any]], names: dict[int, str]) -> list[FeedbackLine]:
         """The lines a pupil reads about the move they just made."""
         if self.next_turn_kind is not None:

@@ -142,6 +142,7 @@ def _card_context(
         seating.load(table)
         # Only the teacher's id goes into a table's context (its poll token).
         context = table_context(table, player=None, teacher=SimpleNamespace(pk=teacher_id))
+    context["game_end"] = shown_game.ending(state, names)
     return context
 
 
@@ -176,6 +177,17 @@ def _player_html(player: dict) -> str:
     return "".join(html)
 
 
+def _over_words(ending: dict) -> str:
+    """How the game ended: who won is the players' trophies; ended by the
+    teacher, and with no winner, it says so."""
+    words = [_("The game is over.")]
+    if ending["ended_early"]:
+        words.append(_("Ended by the teacher."))
+    if ending["no_winner"]:
+        words.append(_shown(ending["no_winner"]))
+    return " ".join(words)
+
+
 def _card_html(table: Table, context: dict) -> str:
     stuck = context["stuck"]
     html = [
@@ -183,7 +195,7 @@ def _card_html(table: Table, context: dict) -> str:
         f'{" stuck" if stuck else ""}" data-testid="live-table-{_shown(table.number)}">\n',
         f"  <h2>{_('Table %(n)s') % {'n': _shown(table.number)}}</h2>\n",
         # A finished table among those still playing: said first, in words.
-        f'  <p class="over-flag" data-testid="table-over">{_("The game is over.")}</p>\n'
+        f'  <p class="over-flag" data-testid="table-over">{_over_words(context["game_end"])}</p>\n'
         if table.finished else "",
         f'  <div class="mini-board">{conditional_escape(context["board_html"])}</div>\n',
         '  <ul class="mini-players">',

@@ -105,7 +105,8 @@ def cards_context(session: GameSession) -> dict[str, Any]:
         "done": len(done),
         "cards_version": cards_version(session, [t.version for t in tables]),
     }
-    if all_turned and (done or counting):
+    # Ended by the teacher before the last card: every stack scores as it stands.
+    if (all_turned or session.status == GameSession.Status.ENDED) and (done or counting):
         context["ranking"] = class_ranking(session, names)
     return context
 

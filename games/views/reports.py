@@ -27,7 +27,8 @@ def session_report(request, pk: int):
             "classroom": session.classroom,
             "game": GAME_NAMES.get(session.game, session.game),
             "tables": tables,
-            # A session the teacher has not ended may be over at every table.
-            "all_finished": bool(tables) and all(entry["finished"] for entry in tables),
+            # A session may be over at every table without the teacher's end.
+            "all_finished": bool(tables)
+            and all(entry["finished"] and not entry["ended_early"] for entry in tables),
         },
     )

@@ -203,10 +203,14 @@ def _answer(
         shown=[(row.pk, row.stamp, row.silent_from) for row in rows],
         now=now,
     )
+    status = next((row.status for row in rows if row.pk in drawn), None) or (
+        rows[0].status if rows else session.status
+    )
     context = {
         "live_url": table_url("games:session_live", pk),
-        "status": next((row.status for row in rows if row.pk in drawn), None)
-        or (rows[0].status if rows else session.status),
+        "status": status,
+        "every_table_finished": status == GameSession.Status.ENDED
+        and selectors.every_table_finished(pk),
         "cards": cards,
         "changed_only": changed_only,
         "live_version": token,

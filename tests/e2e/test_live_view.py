@@ -137,3 +137,37 @@ def test_a_finished_card_table_reads_clearly_on_a_tablet_and_a_laptop(
             .map((el) => el.textContent)""")
         assert wrapped == [], (width, wrapped)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_live_view_open_while_the_last_table_finishes_says_so(
+    live_server, page, classroom, teacher, pupils
+):
+    from dataclasses import replace
+
+    session = services.start_session(
+        classroom, teacher, game="ultimes", options={}, pupils=pupils[:1], table_size=1,
+        seed=7,
+    )
+    table = session.tables.get()
+    game = engine_of("ultimes")
+    state = replace(game.from_json(table.state), turn=0, phase="sum", dice=(2, 4),
+                    positions=(93,))
+    Table.objects.filter(pk=table.pk).update(state=state.to_json())
+    live.bump(table.pk)
+    sign_in_teacher(page, live_server.url, teacher)
+    page.goto(live_server.url + f"/sessions/{session.pk}/")
+    expect(page.get_by_test_id("session-status")).to_have_text("Playing")
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    table.refresh_from_db()
+    services.play(table.pk, pupils[0], {"type": "sum", "value": 6}, table.version, "e2e-sum")
+    table.refresh_from_db()
+    services.play(table.pk, pupils[0], {"type": "reach", "square": 99}, table.version, "e2e-99")
+    # The next poll: the page says the game is over everywhere, with nothing left to pause or end.
+    expect(page.get_by_test_id("session-status")).to_have_text(
+        "Every table has finished.", timeout=10_000
+    )
+    expect(page.get_by_role("button", name="Pause")).to_have_count(0)
+    expect(page.get_by_test_id("end-game")).to_have_count(0)
+    expect(page.get_by_test_id("table-over")).to_have_text("The game is over.")
+    session.refresh_from_db()
+    assert session.status == "ended"

@@ -328,7 +328,7 @@ class NambarzPresenter(Presenter):
     def card_context(self, table, state, names, moves) -> dict[str, Any]:
         # The teacher's view of the engine holds no hand: nor does the card.
         view = self.engine.view(state, None)
-        players = _players(state, view, names, None, _winners(view))
+        players = _players(state, view, names, None, self.ending(state, names)["winners"])
         return {
             "players": players,
             "current_name": names.get(state.current, ""),
@@ -342,7 +342,8 @@ class NambarzPresenter(Presenter):
         names = base["names"]
         player = base["player"]
         over = state.over
-        winners = _winners(view)
+        ending = self.ending(state, names, player)
+        winners = ending["winners"]
         humans = {s.player for s in table.seats.all() if s.pupil_id}
         your_turn = bool(view.get("your_turn")) and session.is_running
         shared = session.tablets == session.Tablets.SHARED and len(humans) > 1
@@ -389,8 +390,10 @@ class NambarzPresenter(Presenter):
             if shared and your_turn and state.current in humans and not view.get("pending")
             and not state.retrying
             else "",
-            "winner_names": [names.get(p, "") for p in sorted(winners)],
-            "you_won": player in winners,
+            "winner_names": ending["winner_names"],
+            "you_won": ending["you_won"],
+            "no_winner": ending["no_winner"],
+            "ended_early": ending["ended_early"],
         }
         context["hand_html"] = mark_safe(OWN_SLOT) if for_watchers else hand_html(
             state, view, hidden=context["hand_hidden"], shown_hand=not hand_hidden,
@@ -483,11 +486,6 @@ def board_html(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
         ),
     )
     return drawn_once("nambarz-board", shown, draw)
-
-
-def _winners(view: dict[str, Any]) -> set[int]:
-    ranking = (view.get("result") or {}).get("ranking") or []
-    return set(ranking[0]) if ranking else set()
 
 
 def _players(state, view: dict[str, Any], names: dict[int, str], player: int | None,

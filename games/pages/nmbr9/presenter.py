@@ -111,9 +111,10 @@ def class_ranking(session, names: dict[int, str] | None = None) -> dict[str, Any
             t.pk: " & ".join(labels[s.pupil_id] for s in t.seats.all() if s.pupil_id) or "?"
             for t in tables
         }
-    rows, counting = [], 0
+    rows, counting, ended = [], 0, False
     for table in tables:
         state = GAME.from_json(table.state)
+        ended = ended or state.ended
         if phase(state, 0) == "done":
             rows.append(
                 {
@@ -124,6 +125,8 @@ def class_ranking(session, names: dict[int, str] | None = None) -> dict[str, Any
             )
         else:
             counting += 1
+    if ended and not any(row["score"] for row in rows):
+        rows = []  # the teacher ended it before any tile climbed: nobody to rank
     return {"rows": ranked(rows), "unfinished": counting, "pupils": len(tables)}
 
 
@@ -364,7 +367,7 @@ class Nmbr9Presenter(Presenter):
             mine = "card_wait"
         context: dict[str, Any] = {
             "players": players,
-            "over": over,
+            **self.ending(state, base["names"], player),
             "your_turn": session.is_running and mine in ("place", "count"),
             "current_name": "",
             "stuck_player": None,
@@ -398,7 +401,7 @@ class Nmbr9Presenter(Presenter):
         return context
 
     def _players(self, state, view, names, player, phases, over) -> list[dict[str, Any]]:
-        best = max((score(s) for s in state.stacks), default=0)
+        winners = self.ending(state, names)["winners"]
 
         def shown_score(p: int) -> int | None:
             if player is None:
@@ -418,7 +421,7 @@ class Nmbr9Presenter(Presenter):
                 "money": shown_score(p),
                 "current": False,
                 "you": p == player,
-                "winner": over and score(state.stacks[p]) == best,
+                "winner": p in winners,
                 "phase": phases[p],
                 "placed": len(state.stacks[p].tiles),
                 "has_placed": phases[p] == "wait",
@@ -521,6 +524,9 @@ class Nmbr9Presenter(Presenter):
                 part["poll_stamp"] = stamp + "~rank"
                 part["poll_every"] = CLASS_RANKING_POLL
         elif state.players > 1:
+            result = GAME.result(state)
+            if result is not None and result.ended and not result.ranking:
+                return part  # stopped before anybody scored: no places to give
             part["ranking"] = ranked(
                 [
                     {"name": p["name"], "score": p["score"], "you": p["you"]}
@@ -529,7 +535,8 @@ class Nmbr9Presenter(Presenter):
                 ]
             )
             part["still_counting"] = [p["name"] for p in players if p["score"] is None]
-        else:
+        elif not state.ended:
+            # A whole game's score beside a stack the teacher stopped halfway says nothing.
             part["computer_score"] = computer_score(table.seed, state.board)
         return part
 

@@ -183,11 +183,10 @@ def _ending_text(view: dict[str, Any], names: dict[int, str]) -> str:
 
 
 def _winners(view: dict[str, Any]) -> list[int]:
-    """Who won a game that is over: money ranks them. Balances start at 0 and
-    only grow: a player still at 0 (alone at a table the teacher ended before
-    their first move) won nothing."""
-    scores = view["scores"]
-    return [p for p in view["result"]["ranking"][0] if scores[p] > 0]
+    """Who won a game that is over, as the engine's result ranks them (money;
+    nobody, when the teacher ended the game before anybody earned any)."""
+    ranking = view["result"]["ranking"]
+    return list(ranking[0]) if ranking else []
 
 
 def _winners_text(view: dict[str, Any], names: dict[int, str]) -> str:
@@ -235,6 +234,7 @@ class NumberQuestPresenter(Presenter):
     engine = GAME
     options_form = NumberQuestOptions
     next_turn_kind = "rolled"
+    no_winner_words = gettext_lazy("Nobody earned any money.")
     move_fields = {
         "step": ("left", "op", "right", "result"),
         "place": ("square",),
@@ -439,6 +439,7 @@ class NumberQuestPresenter(Presenter):
             "over": over,
             "ending": _ending_text(view, names) if over else "",
             "winners": _winners_text(view, names) if over else "",
+            "winner_names": [names.get(p, "") for p in _winners(view)] if over else [],
             "your_turn": your_turn,
             "place_phase": place_phase,
             "current_name": names.get(view["current"], ""),

@@ -205,6 +205,7 @@ class NumxPresenter(Presenter):
         hand_hidden = player is None or (shared and not your_turn)
         history, said = recent_moves(table, LOG_MOVES)
         players = shown.players(state, view, names, player, waiting)
+        ending = self.ending(state, names, player)
         pending = view.get("pending") or {}
         drawn = pending.get("card") if pending.get("kind") == "drawn" else None
         told = kept_words(
@@ -243,6 +244,8 @@ class NumxPresenter(Presenter):
             "scores": _scores(players) if over else [],
             "winner_names": [p["name"] for p in players if p["winner"]],
             "you_won": any(p["winner"] and p["you"] for p in players),
+            "no_winner": ending["no_winner"],
+            "ended_early": ending["ended_early"],
             "last": state.last,
             # What the status says of the trick to beat.
             "last_trick": None if state.last is None else {

@@ -159,6 +159,8 @@ class UltimesPresenter(Presenter):
     next_turn_kind = "next_turn"
     score_heading = gettext_lazy("Square")
     score_words = gettext_lazy("square %(score)s")
+    # A race's rules crown only the pawn on 99.
+    no_winner_words = gettext_lazy("No pawn reached 99: no winner.")
 
     def feedback_context(
         self, events: list[dict[str, Any]], names: dict[int, str]
@@ -279,8 +281,7 @@ class UltimesPresenter(Presenter):
             "retrying": state.retrying,
             "bounce_reminder": phase == "reach" and position >= BOUNCE_ZONE,
             "verdict": _verdict(moves, player, table.version),
-            "winner_name": names.get(state.winner, "") if over else "",
-            "you_won": over and state.winner == player,
+            **self.ending(state, names, player),
             "marks": state.mark_ultimates,
             "marks_elevated": state.mark_elevated,
             "phase_text": _phase_text(phase, names.get(turn, ""), state.retrying),
