@@ -69,7 +69,7 @@ def test_no_teacher_page_scrolls_sideways_at_320_px(
         "add pupils": f"/classes/{classroom.pk}/pupils/add/",
         "class report": f"/classes/{classroom.pk}/report/",
         "pupil report": f"/pupils/{pupils[0].pk}/report/",
-        "live view": f"/sessions/{one.pk}/",
+        **{f"{game} live view": f"/sessions/{sessions[game].pk}/" for game in GAMES},
         "projector": f"/tables/{one.tables.first().pk}/projector/",
         "session report": f"/sessions/{one.pk}/report/",
         "whole-class cards": f"/sessions/{sessions['whole class'].pk}/cards/",
