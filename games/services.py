@@ -22,7 +22,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Subquery
+from django.db.models import F
 from django.utils import timezone
 
 from classroom import roster
@@ -580,9 +580,10 @@ def _commit(
     if table.finished and not finished_before:
         _refresh_reports(seat.pupil_id for seat in table.seats.all() if seat.pupil_id)
     _write(table, written, attempts)
+    if pupil is not None and outcome.attempts:
+        # Before the next turn's chance is noted: these steps are this turn's.
+        _record_used(table, pupil, shown.used_skills(before, events, outcome.attempts))
     _record_opportunities(table, state, events)
-    if pupil is not None and any(e["kind"] == "calculated" for e in events):
-        _record_used(table, pupil, shown.used_skills(state, events))
     if announce:
         due = due_at(table, state)
         transaction.on_commit(lambda: _announce(table, due, before_ring))
@@ -856,10 +857,22 @@ def _record_opportunities(table: Table, state, events: list[dict[str, Any]]) -> 
 
 
 def _record_used(table: Table, pupil: Pupil, used: list[str] | None) -> None:
-    if used is None:
+    """Add the operations the pupil typed a step with, right or wrong, to
+    their turn's chance (its latest opportunity): a pupil who errs at ×
+    still multiplied."""
+    if not used:
         return
-    latest = Opportunity.objects.filter(table=table, pupil=pupil).order_by("-pk").values("pk")[:1]
-    Opportunity.objects.filter(pk=Subquery(latest)).update(used=used)
+    latest = (
+        Opportunity.objects.filter(table=table, pupil=pupil).order_by("-pk").values_list(
+            "pk", "used"
+        ).first()
+    )
+    if latest is None:
+        return
+    pk, before = latest
+    merged = sorted(set(before or ()) | set(used))
+    if merged != sorted(before or ()):
+        Opportunity.objects.filter(pk=pk).update(used=merged)
 
 
 def tables_for_pupil(pupil: Pupil) -> list[Table]:

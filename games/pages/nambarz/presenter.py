@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.arithmetic import SKILL_OF
+from engine.arithmetic import STEP_SKILLS
 from engine.core import IllegalMove
 from engine.nambarz import GAME, bot_moves, opportunity, rank_points
 from engine.nambarz.bots import simplest_parts
@@ -179,12 +179,11 @@ class NambarzPresenter(Presenter):
             return None
         return opportunity(state)
 
-    def used_skills(self, state, events: list[dict[str, Any]] = ()) -> list[str] | None:
-        for event in events:
-            if event.get("kind") == "calculated":
-                ops = (event.get("data") or {}).get("ops") or []
-                return sorted({SKILL_OF[op] for op in ops if op in SKILL_OF})
-        return None
+    def used_skills(self, before, events=(), attempts=()) -> list[str] | None:
+        # The steps the pupil typed, right or wrong, the target made or missed.
+        if not any(e.get("kind") in ("calculated", "wrong_result") for e in events):
+            return None
+        return sorted({a.skill for a in attempts if a.skill in STEP_SKILLS}) or None
 
     # ------------------------------------------------------------------ words
 
@@ -210,6 +209,11 @@ class NambarzPresenter(Presenter):
             if data.get("bonus"):
                 line += " " + _("Bonus: %(bonus)s points!") % {"bonus": data["bonus"]}
             return line
+        if kind == "wrong_result" and data.get("missed"):
+            return _(
+                "Your calculation makes %(value)s, but the target is %(target)s. "
+                "Your cards are still in your hand: try again."
+            ) % {"value": data.get("value"), "target": data.get("target")}
         if kind == "wrong_result":
             return _(
                 "Not quite: %(left)s %(op)s %(right)s is not %(given)s. "
