@@ -179,7 +179,12 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             seat.pupil = late.pop(0)
             seat.bot_level = ""
             seat.save(update_fields=["pupil", "bot_level"])
-            Table.objects.filter(pk=seat.table_id).update(seating=F("seating") + 1)
+            moved = {"seating": F("seating") + 1}
+            game = engine_of(session.game).from_json(seat.table.state)
+            if presenter(session.game).current(game) == seat.player:
+                # The late pupil's turn starts as they sit down, not before.
+                moved["turn_started_at"] = timezone.now()
+            Table.objects.filter(pk=seat.table_id).update(**moved)
             touched.append(seat.table)
         if late:
             rng = random.Random()
@@ -211,6 +216,7 @@ def set_status(session: GameSession, status: str) -> None:
         if status == GameSession.Status.ENDED:
             session.ended_at = timezone.now()
             for table in session.tables.select_for_update().filter(finished=False):
+                _cut_off(table)
                 _apply_server_move(table, {"type": "end", "reason": "teacher"})
             # Games without an "end" move (a race, a stack) stop where they are.
             session.tables.filter(finished=False).update(finished=True)
@@ -250,6 +256,8 @@ def show_next_card(session: GameSession, expected: int | None = None) -> int:
         ):
             session.cards_shown += 1
             session.save(update_fields=["cards_shown"])
+            # Every pupil's turn starts with the card: their time runs from it.
+            session.tables.filter(finished=False).update(turn_started_at=timezone.now())
         ids = list(session.tables.values_list("pk", flat=True))
         transaction.on_commit(lambda: live.session_changed(session, ids))
     return session.cards_shown
@@ -551,7 +559,11 @@ def _commit(
     attempts: list[Attempt] = []
     if pupil is not None and outcome.attempts:
         if elapsed is None:
-            elapsed = int((now - table.updated_at).total_seconds() * 1000)
+            # From the later of the table's last change and the pupil's turn:
+            # a turn starts again after a pause, when a late pupil sits down,
+            # or when the teacher turns the whole class's next card.
+            since = max(table.updated_at, table.turn_started_at)
+            elapsed = int((now - since).total_seconds() * 1000)
         times = _response_times(outcome.attempts, elapsed)
         attempts = [
             Attempt(
@@ -854,6 +866,28 @@ def _record_opportunities(table: Table, state, events: list[dict[str, Any]]) -> 
         )
         for pupil_id in pupil_ids
     )
+
+
+def _cut_off(table: Table) -> None:
+    """The teacher ends the game: the turn in progress is marked on its
+    chance (the latest one, if it is the player's whose turn it is), so that
+    a pupil stopped before they could calculate is not said to avoid what
+    they had no time to use."""
+    shown = presenter(table.session.game)
+    current = shown.current(engine_of(table.session.game).from_json(table.state))
+    if current is None:
+        return
+    seated = [s.pupil_id for s in table.seats.all() if s.player == current and s.pupil_id]
+    if not seated:
+        return
+    latest = list(
+        Opportunity.objects.filter(table=table).order_by("-pk").values_list("pk", "pupil_id")[
+            : len(seated)
+        ]
+    )
+    # A team's chances are written together: the newest rows, all theirs.
+    if latest and all(pupil_id in seated for _pk, pupil_id in latest):
+        Opportunity.objects.filter(pk__in=[pk for pk, _pupil in latest]).update(cut_off=True)
 
 
 def _record_used(table: Table, pupil: Pupil, used: list[str] | None) -> None:

@@ -46,6 +46,7 @@ from .filters import GAME_NAMES, ReportFilters
 
 ATTEMPT_FIELDS = AttemptRecord._fields  # pupil_id, skill, ... created_at, game, session_id
 OPPORTUNITY_FIELDS = OpportunityRecord._fields  # pupil_id, roll, could, used, created_at
+_USED = OPPORTUNITY_FIELDS.index("used")
 CHUNK_SIZE = 5000
 PUPILS_PER_QUERY = 50
 
@@ -102,8 +103,16 @@ def opportunities_of(
         queryset = Opportunity.objects.filter(pupil_id=pupil_id)
         if filters is not None:
             queryset = filters.apply(queryset)
-        rows = queryset.order_by("created_at", "id").values_list(*OPPORTUNITY_FIELDS).iterator()
-        return map(OpportunityRecord._make, rows)
+        rows = (
+            queryset.order_by("created_at", "id")
+            .values_list(*OPPORTUNITY_FIELDS, "cut_off")
+            .iterator()
+        )
+        # A turn the teacher's end cut off before the pupil typed a step was
+        # no chance: they had no time to take it.
+        return (
+            OpportunityRecord._make(row[:-1]) for row in rows if not row[-1] or row[_USED]
+        )
 
     return records
 
