@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from classroom import roster
 from classroom.models import Attempt, Classroom, Opportunity, Pupil, PupilSkill
 from learning import opportunities, trend, verdicts
-from learning.calculations import IN_WORDS
+from learning.calculations import IN_WORDS, WHOLE_CALCULATION
 from learning.i18n import untranslated
 from learning.mistakes import MISTAKE_LABELS, calculation_text
 from learning.records import AttemptRecord, OpportunityRecord
@@ -520,11 +520,25 @@ def _ranking(table, outcome: TableOutcome | None) -> list[dict]:
     ]
 
 
+# What a pupil typed an answer for, as the reports count calculations: not
+# the tags that judge a whole calculation (its steps are counted), nor the
+# multiplication a NUM-X count is also evidence of (the same answer, typed once).
+_NOT_TYPED = Q(skill__in=WHOLE_CALCULATION) | Q(game="numx", skill="mul")
+
+
+def typed(attempt) -> bool:
+    """Whether an attempt is an answer the pupil typed (``_NOT_TYPED``)."""
+    return attempt.skill not in WHOLE_CALCULATION and not (
+        attempt.game == "numx" and attempt.skill == "mul"
+    )
+
+
 def games_played(pupil: Pupil) -> list[dict]:
     """The pupil's last GAMES_SHOWN game sessions, newest first."""
     counts = {
         row["session_id"]: row
         for row in Attempt.objects.filter(pupil=pupil)
+        .exclude(_NOT_TYPED)
         .values("session_id")
         .annotate(
             calculations=Count("id"),
@@ -596,15 +610,16 @@ def session_report(session) -> list[dict]:
         players = []
         for seat in table.seats.all():
             mine = attempts_by_pupil.get(seat.pupil_id, []) if seat.pupil_id else []
-            firsts = [a for a in mine if a.first_try]
+            answers = [a for a in mine if typed(a)]
+            firsts = [a for a in answers if a.first_try]
             players.append(
                 {
                     "seat": seat,
                     "pupil": seat.pupil,
-                    "calculations": len(mine),
+                    "calculations": len(answers),
                     "right": sum(a.correct for a in firsts),
                     "wrong": sum(not a.correct for a in firsts),
-                    "retries": len(mine) - len(firsts),
+                    "retries": len(answers) - len(firsts),
                     "steps": [
                         {
                             "text": _step_text(a),
