@@ -20,7 +20,8 @@ Moves (dicts with a ``type``):
 A wrong typed result is not a refusal: the cards stay in the hand, but the move
 is an Outcome whose only change is the ``retrying`` mark (later tries are not
 first tries), with the attempts up to the wrong step and a ``wrong_result``
-event (the right value is not shown: the retry is the pupil's own). So is a
+event (the right value is not shown: the retry is the pupil's own; its
+``ops`` are every operation the pupil laid, typed on). So is a
 calculation whose steps are all right but that misses the target: its steps
 are evidence, and its ``wrong_result`` event says ``missed`` (with ``value``
 and ``target``). The whole-calculation tags judge the plan (what the cards
@@ -340,14 +341,14 @@ class Nambarz(StateStoresItself):
                 attempts.extend(plan)
                 event = Event("wrong_result", player, {
                     "step": index, "left": step.left, "op": step.op, "right": step.right,
-                    "given": given})
+                    "given": given, "ops": ops})
                 return Outcome(replace(state, retrying=True), (event,), tuple(attempts))
         if value != target.number:
             # Every step right, the target missed: the steps are evidence,
             # the miss a mistake of the plan. The cards stay in the hand.
             attempts.extend(plan)
             event = Event("wrong_result", player, {
-                "missed": True, "value": value, "target": target.number})
+                "missed": True, "value": value, "target": target.number, "ops": ops})
             return Outcome(replace(state, retrying=True), (event,), tuple(attempts))
         part = smaller_part(numbers, target.number, options.brackets,  # type: ignore[arg-type]
                             options.operations)

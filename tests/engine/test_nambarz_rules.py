@@ -129,7 +129,7 @@ def test_a_calculation_that_misses_the_target_keeps_its_right_steps_as_evidence(
     assert all(a.expected == 8 for a in out.attempts[2:])
     assert out.state.hands == state.hands and out.state.current == 0 and out.state.retrying
     assert out.events[0].kind == "wrong_result"
-    assert out.events[0].data == {"missed": True, "value": 12, "target": 8}
+    assert out.events[0].data == {"missed": True, "value": 12, "target": 8, "ops": ["+", "*"]}
 
 
 def test_982_on_5_needs_brackets():

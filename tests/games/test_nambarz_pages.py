@@ -142,6 +142,8 @@ def test_a_wrong_result_keeps_the_cards_and_counts_as_an_attempt(start, pupil_cl
     assert list(Attempt.objects.filter(skill="mul").values_list("correct", "first_try")) == [
         (False, True)
     ]
+    # She multiplied, and laid the subtraction she typed after the slip.
+    assert Opportunity.objects.filter(pupil=pupils[0]).latest("pk").used == ["mul", "sub"]
     # Noah's page says nothing of the cards Léa tried.
     noah = pupil_client.__class__()
     tap_pictures(noah, pupils[1], pupils[1].password_pictures)

@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.arithmetic import STEP_SKILLS
+from engine.arithmetic import SKILL_OF
 from engine.core import IllegalMove
 from engine.nambarz import GAME, bot_moves, opportunity, rank_points
 from engine.nambarz.bots import simplest_parts
@@ -180,10 +180,13 @@ class NambarzPresenter(Presenter):
         return opportunity(state)
 
     def used_skills(self, before, events=(), attempts=()) -> list[str] | None:
-        # The steps the pupil typed, right or wrong, the target made or missed.
-        if not any(e.get("kind") in ("calculated", "wrong_result") for e in events):
-            return None
-        return sorted({a.skill for a in attempts if a.skill in STEP_SKILLS}) or None
+        # Every operation the pupil laid and typed a result for, right or
+        # wrong, the target made or missed (the steps after a slip too).
+        for event in events:
+            if event.get("kind") in ("calculated", "wrong_result"):
+                ops = (event.get("data") or {}).get("ops") or []
+                return sorted({SKILL_OF[op] for op in ops if op in SKILL_OF}) or None
+        return None
 
     # ------------------------------------------------------------------ words
 
