@@ -183,7 +183,7 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             game = engine_of(session.game).from_json(seat.table.state)
             if presenter(session.game).current(game) == seat.player:
                 # The late pupil's turn starts as they sit down, not before.
-                moved["turn_started_at"] = timezone.now()
+                moved["turn_started_at"] = moved["updated_at"] = timezone.now()
             Table.objects.filter(pk=seat.table_id).update(**moved)
             touched.append(seat.table)
         if late:
@@ -228,8 +228,10 @@ def set_status(session: GameSession, status: str) -> None:
                 .distinct()
             )
         elif status == GameSession.Status.RUNNING:
-            # The pause does not count against a timed turn.
-            session.tables.update(turn_started_at=timezone.now())
+            # The pause does not count against a timed turn, nor in the time
+            # a pupil takes over their move.
+            now = timezone.now()
+            session.tables.update(turn_started_at=now, updated_at=now)
         session.save(update_fields=["status", "ended_at"])
         ids = list(session.tables.values_list("pk", flat=True))
         transaction.on_commit(lambda: live.session_changed(session, ids))
@@ -257,7 +259,8 @@ def show_next_card(session: GameSession, expected: int | None = None) -> int:
             session.cards_shown += 1
             session.save(update_fields=["cards_shown"])
             # Every pupil's turn starts with the card: their time runs from it.
-            session.tables.filter(finished=False).update(turn_started_at=timezone.now())
+            now = timezone.now()
+            session.tables.filter(finished=False).update(turn_started_at=now, updated_at=now)
         ids = list(session.tables.values_list("pk", flat=True))
         transaction.on_commit(lambda: live.session_changed(session, ids))
     return session.cards_shown
@@ -559,11 +562,10 @@ def _commit(
     attempts: list[Attempt] = []
     if pupil is not None and outcome.attempts:
         if elapsed is None:
-            # From the later of the table's last change and the pupil's turn:
-            # a turn starts again after a pause, when a late pupil sits down,
-            # or when the teacher turns the whole class's next card.
-            since = max(table.updated_at, table.turn_started_at)
-            elapsed = int((now - since).total_seconds() * 1000)
+            # Since the table last changed: a move, and the start of a pupil's
+            # turn (a pause's end, a late pupil sitting down, the whole class's
+            # card turned) change it too.
+            elapsed = int((now - table.updated_at).total_seconds() * 1000)
         times = _response_times(outcome.attempts, elapsed)
         attempts = [
             Attempt(

@@ -17,16 +17,32 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_first_moves_time_runs_from_the_pupils_turn_not_the_tables_start(start, pupils):
-    """The table was laid ten minutes ago; the game was paused, and Léa's
-    turn started again five seconds ago: her step took seconds, not minutes."""
+    """The table was laid ten minutes ago, then the game was paused: Léa's
+    turn starts again when the teacher resumes it, and her step took
+    seconds, not minutes."""
     session, table = start()
-    now = timezone.now()
     Table.objects.filter(pk=table.pk).update(
-        updated_at=now - timedelta(minutes=10), turn_started_at=now - timedelta(seconds=5)
+        updated_at=timezone.now() - timedelta(minutes=10),
+        turn_started_at=timezone.now() - timedelta(minutes=10),
     )
+    services.set_status(session, GameSession.Status.PAUSED)
+    services.set_status(session, GameSession.Status.RUNNING)
     services.play(table.pk, pupils[0], a_right_step(state_of(table)), 0, "tap-1")
     (attempt,) = Attempt.objects.all()
-    assert 5000 <= attempt.response_ms < 60_000
+    assert attempt.response_ms < 60_000
+
+
+def test_the_whole_classs_tile_time_runs_from_the_card_turned(classroom, teacher, pupils):
+    session = services.start_session(
+        classroom, teacher, game="nmbr9", options={}, pupils=pupils[:1], table_size=1,
+        whole_class=True,
+    )
+    table = session.tables.get()
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(minutes=10))
+    before = timezone.now()
+    services.show_next_card(session)
+    table.refresh_from_db()
+    assert table.updated_at >= before and table.turn_started_at >= before
 
 
 def test_a_late_pupils_turn_starts_when_they_sit_down(start, pupils):
@@ -37,7 +53,7 @@ def test_a_late_pupils_turn_starts_when_they_sit_down(start, pupils):
     before = timezone.now()
     services.seat_late_pupils(session, [pupils[2]])
     table.refresh_from_db()
-    assert table.turn_started_at >= before
+    assert table.turn_started_at >= before and table.updated_at >= before
 
 
 def test_a_turn_the_teacher_ended_is_no_chance_missed(start, pupils):
