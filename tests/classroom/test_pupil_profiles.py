@@ -14,7 +14,6 @@ pupil types changed by their profile, so the evidence is the games' own."""
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from datetime import timedelta
 from itertools import count
@@ -43,7 +42,6 @@ SOLO = {"nmbr9": 1, "numberquest": 1, "ultimes": 1}  # alone at the table: no co
 DAN_TURNS = 3
 PROFILES = ("Ada", "Ben", "Cleo", "Dan", "Eve")
 OPTIONS = {"numberquest": {"preset": "classic"}}
-SPENT: Counter = Counter()
 
 
 class Profile:
@@ -321,18 +319,13 @@ def play_the_weeks(classroom, teacher) -> dict[str, Pupil]:
                 turns = DAN_TURNS - profile.turns if profile.name == "Dan" else TURNS
                 if profile.name != "Dan":
                     turns = WHOLE_GAME.get(game, turns)
-                started = time.perf_counter()
                 Tablet(table, pupil, profile).play(turns)
-                SPENT[game] += time.perf_counter() - started
             services.set_status(session, GameSession.Status.ENDED)
             # Played weeks ago: the newest week is this one.
             ago = timedelta(weeks=WEEKS - 1 - week)
             for rows in (Attempt.objects, Opportunity.objects):
                 rows.filter(session=session).update(created_at=F("created_at") - ago)
-    started = time.perf_counter()
     reports.recompute_pupils([p.pk for p in pupils.values()])
-    SPENT["reports"] += time.perf_counter() - started
-    print(SPENT, Counter(Attempt.objects.values_list("game", flat=True)))
     return pupils
 
 
