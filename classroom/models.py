@@ -367,7 +367,10 @@ class Opportunity(models.Model):
     game = models.CharField(max_length=30)
     roll = models.JSONField(default=list)
     could = models.JSONField(default=dict)  # {"add": true, "div": false, ...}
-    used = models.JSONField(default=list)  # skills of the steps the pupil made
+    used = models.JSONField(default=list)  # skills of the steps the pupil typed, right or wrong
+    # The teacher ended the game during this turn: unless the pupil had typed
+    # a step, it is no chance they let go by.
+    cut_off = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -25,6 +25,7 @@ Tree = int | Fraction | tuple
 
 ALL_OPERATIONS = "+-*/"
 SKILL_OF = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
+STEP_SKILLS = frozenset(SKILL_OF.values())  # the skills of a typed step
 SYMBOL_OF = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 WORD_OF = {"+": "add", "-": "take away", "*": "multiply", "/": "divide"}
 # Everything a pupil or a teacher might type for an operation.
@@ -209,6 +210,34 @@ def calculation_attempts(calculation: Calculation, correct: bool = True) -> tupl
     ):
         if present:
             records.append(Attempt(skill, operands, value, value if correct else None, correct))
+    return tuple(records)
+
+
+def plan_attempts(
+    numbers: Sequence[Number],
+    steps: Sequence[Step],
+    finished: bool,
+    first_try: bool = True,
+) -> tuple[Attempt, ...]:
+    """Whole-calculation tags (``brackets``, ``multi_step``) of a calculation
+    the pupil tried, right or wrong: they judge the plan, not the typing. A
+    wrong result is the mistake of its step's operation alone, so ``steps``
+    hold the exact results. ``finished``: the plan joined every number
+    (right); a plan cut short by a wrong step that ended the turn is wrong,
+    with no answer to show (given "")."""
+    if len(numbers) < 3 or not steps:
+        return ()
+    calculation = build_calculation(numbers, steps)
+    operands = tuple(to_json_number(n) for n in numbers)
+    value = to_json_number(calculation.value)
+    given = value if finished else ""
+    records = []
+    for skill, present in (
+        ("brackets", calculation.brackets),
+        ("multi_step", calculation.multi_step),
+    ):
+        if present:
+            records.append(Attempt(skill, operands, value, given, finished, first_try))
     return tuple(records)
 
 

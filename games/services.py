@@ -22,7 +22,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Subquery
+from django.db.models import F
 from django.utils import timezone
 
 from classroom import roster
@@ -179,7 +179,12 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             seat.pupil = late.pop(0)
             seat.bot_level = ""
             seat.save(update_fields=["pupil", "bot_level"])
-            Table.objects.filter(pk=seat.table_id).update(seating=F("seating") + 1)
+            moved = {"seating": F("seating") + 1}
+            game = engine_of(session.game).from_json(seat.table.state)
+            if presenter(session.game).current(game) == seat.player:
+                # The late pupil's turn starts as they sit down, not before.
+                moved["turn_started_at"] = moved["updated_at"] = timezone.now()
+            Table.objects.filter(pk=seat.table_id).update(**moved)
             touched.append(seat.table)
         if late:
             rng = random.Random()
@@ -211,6 +216,7 @@ def set_status(session: GameSession, status: str) -> None:
         if status == GameSession.Status.ENDED:
             session.ended_at = timezone.now()
             for table in session.tables.select_for_update().filter(finished=False):
+                _cut_off(table)
                 _apply_server_move(table, {"type": "end", "reason": "teacher"})
             # A game whose engine refuses the end (its state saved before
             # every game had one) stops where it is.
@@ -223,8 +229,10 @@ def set_status(session: GameSession, status: str) -> None:
                 .distinct()
             )
         elif status == GameSession.Status.RUNNING:
-            # The pause does not count against a timed turn.
-            session.tables.update(turn_started_at=timezone.now())
+            # The pause does not count against a timed turn, nor in the time
+            # a pupil takes over their move.
+            now = timezone.now()
+            session.tables.update(turn_started_at=now, updated_at=now)
         session.save(update_fields=["status", "ended_at"])
         ids = list(session.tables.values_list("pk", flat=True))
         transaction.on_commit(lambda: live.session_changed(session, ids))
@@ -280,6 +288,9 @@ def show_next_card(session: GameSession, expected: int | None = None) -> int:
         ):
             session.cards_shown += 1
             session.save(update_fields=["cards_shown"])
+            # Every pupil's turn starts with the card: their time runs from it.
+            now = timezone.now()
+            session.tables.filter(finished=False).update(turn_started_at=now, updated_at=now)
         ids = list(session.tables.values_list("pk", flat=True))
         transaction.on_commit(lambda: live.session_changed(session, ids))
     return session.cards_shown
@@ -581,6 +592,9 @@ def _commit(
     attempts: list[Attempt] = []
     if pupil is not None and outcome.attempts:
         if elapsed is None:
+            # Since the table last changed: a move, and the start of a pupil's
+            # turn (a pause's end, a late pupil sitting down, the whole class's
+            # card turned) change it too.
             elapsed = int((now - table.updated_at).total_seconds() * 1000)
         times = _response_times(outcome.attempts, elapsed)
         attempts = [
@@ -612,9 +626,10 @@ def _commit(
         session_id = table.session_id
         transaction.on_commit(lambda: finish_when_every_table_has(session_id), robust=True)
     _write(table, written, attempts)
+    if pupil is not None and outcome.attempts:
+        # Before the next turn's chance is noted: these steps are this turn's.
+        _record_used(table, pupil, shown.used_skills(before, events, outcome.attempts))
     _record_opportunities(table, state, events)
-    if pupil is not None and any(e["kind"] == "calculated" for e in events):
-        _record_used(table, pupil, shown.used_skills(state, events))
     if announce:
         due = due_at(table, state)
         transaction.on_commit(lambda: _announce(table, due, before_ring))
@@ -911,11 +926,45 @@ def _record_opportunities(table: Table, state, events: list[dict[str, Any]]) -> 
     )
 
 
-def _record_used(table: Table, pupil: Pupil, used: list[str] | None) -> None:
-    if used is None:
+def _cut_off(table: Table) -> None:
+    """The teacher ends the game: the turn in progress is marked on its
+    chance (the latest one, if it is the player's whose turn it is), so that
+    a pupil stopped before they could calculate is not said to avoid what
+    they had no time to use."""
+    shown = presenter(table.session.game)
+    current = shown.current(engine_of(table.session.game).from_json(table.state))
+    if current is None:
         return
-    latest = Opportunity.objects.filter(table=table, pupil=pupil).order_by("-pk").values("pk")[:1]
-    Opportunity.objects.filter(pk=Subquery(latest)).update(used=used)
+    seated = [s.pupil_id for s in table.seats.all() if s.player == current and s.pupil_id]
+    if not seated:
+        return
+    latest = list(
+        Opportunity.objects.filter(table=table).order_by("-pk").values_list("pk", "pupil_id")[
+            : len(seated)
+        ]
+    )
+    # A team's chances are written together: the newest rows, all theirs.
+    if latest and all(pupil_id in seated for _pk, pupil_id in latest):
+        Opportunity.objects.filter(pk__in=[pk for pk, _pupil in latest]).update(cut_off=True)
+
+
+def _record_used(table: Table, pupil: Pupil, used: list[str] | None) -> None:
+    """Add the operations the pupil typed a step with, right or wrong, to
+    their turn's chance (its latest opportunity): a pupil who errs at ×
+    still multiplied."""
+    if not used:
+        return
+    latest = (
+        Opportunity.objects.filter(table=table, pupil=pupil).order_by("-pk").values_list(
+            "pk", "used"
+        ).first()
+    )
+    if latest is None:
+        return
+    pk, before = latest
+    merged = sorted(set(before or ()) | set(used))
+    if merged != sorted(before or ()):
+        Opportunity.objects.filter(pk=pk).update(used=merged)
 
 
 def tables_for_pupil(pupil: Pupil) -> list[Table]:

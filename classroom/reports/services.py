@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from classroom import roster
 from classroom.models import Attempt, Classroom, Opportunity, Pupil, PupilSkill
 from learning import opportunities, trend, verdicts
-from learning.calculations import IN_WORDS
+from learning.calculations import IN_WORDS, WHOLE_CALCULATION
 from learning.i18n import untranslated
 from learning.mistakes import MISTAKE_LABELS, calculation_text
 from learning.records import AttemptRecord, OpportunityRecord
@@ -46,6 +46,7 @@ from .filters import GAME_NAMES, ReportFilters
 
 ATTEMPT_FIELDS = AttemptRecord._fields  # pupil_id, skill, ... created_at, game, session_id
 OPPORTUNITY_FIELDS = OpportunityRecord._fields  # pupil_id, roll, could, used, created_at
+_USED = OPPORTUNITY_FIELDS.index("used")
 CHUNK_SIZE = 5000
 PUPILS_PER_QUERY = 50
 
@@ -117,8 +118,16 @@ def opportunities_of(
         queryset = Opportunity.objects.filter(pupil_id=pupil_id)
         if filters is not None:
             queryset = filters.apply(queryset)
-        rows = queryset.order_by("created_at", "id").values_list(*OPPORTUNITY_FIELDS).iterator()
-        return map(OpportunityRecord._make, rows)
+        rows = (
+            queryset.order_by("created_at", "id")
+            .values_list(*OPPORTUNITY_FIELDS, "cut_off")
+            .iterator()
+        )
+        # A turn the teacher's end cut off before the pupil typed a step was
+        # no chance: they had no time to take it.
+        return (
+            OpportunityRecord._make(row[:-1]) for row in rows if not row[-1] or row[_USED]
+        )
 
     return records
 
@@ -614,11 +623,25 @@ def _ranking(table, outcome: TableOutcome | None) -> list[dict]:
     ]
 
 
+# What a pupil typed an answer for, as the reports count calculations: not
+# the tags that judge a whole calculation (its steps are counted), nor the
+# multiplication a NUM-X count is also evidence of (the same answer, typed once).
+_NOT_TYPED = Q(skill__in=WHOLE_CALCULATION) | Q(game="numx", skill="mul")
+
+
+def typed(attempt) -> bool:
+    """Whether an attempt is an answer the pupil typed (``_NOT_TYPED``)."""
+    return attempt.skill not in WHOLE_CALCULATION and not (
+        attempt.game == "numx" and attempt.skill == "mul"
+    )
+
+
 def games_played(pupil: Pupil) -> list[dict]:
     """The pupil's last GAMES_SHOWN game sessions, newest first."""
     counts = {
         row["session_id"]: row
         for row in Attempt.objects.filter(pupil=pupil)
+        .exclude(_NOT_TYPED)
         .values("session_id")
         .annotate(
             calculations=Count("id"),
@@ -697,16 +720,17 @@ def session_report(session) -> list[dict]:
         names = _player_names(table.seats.all())
         for seat in table.seats.all():
             mine = attempts_by_pupil.get(seat.pupil_id, []) if seat.pupil_id else []
-            firsts = [a for a in mine if a.first_try]
+            answers = [a for a in mine if typed(a)]
+            firsts = [a for a in answers if a.first_try]
             players.append(
                 {
                     "seat": seat,
                     "pupil": seat.pupil,
                     "name": names.get(seat.player, ""),
-                    "calculations": len(mine),
+                    "calculations": len(answers),
                     "right": sum(a.correct for a in firsts),
                     "wrong": sum(not a.correct for a in firsts),
-                    "retries": len(mine) - len(firsts),
+                    "retries": len(answers) - len(firsts),
                     "steps": [
                         {
                             "text": _step_text(a),

@@ -20,7 +20,12 @@ Moves (dicts with a ``type``):
 A wrong typed result is not a refusal: the cards stay in the hand, but the move
 is an Outcome whose only change is the ``retrying`` mark (later tries are not
 first tries), with the attempts up to the wrong step and a ``wrong_result``
-event (the right value is not shown: the retry is the pupil's own). Every
+event (the right value is not shown: the retry is the pupil's own; its
+``ops`` are every operation the pupil laid, typed on). So is a
+calculation whose steps are all right but that misses the target: its steps
+are evidence, and its ``wrong_result`` event says ``missed`` (with ``value``
+and ``target``). The whole-calculation tags judge the plan (what the cards
+and operations make exactly): one slip is one mistake, its step's. Every
 other broken rule raises IllegalMove with a stable ``code`` and the state is
 unchanged.
 
@@ -29,7 +34,7 @@ Refusal codes (stable, for translations): ``malformed``, ``unknown_move``,
 ``card_twice``, ``too_few_cards``, ``no_match``, ``not_a_joker``,
 ``joker_inside``, ``mixed_families``, ``concordant_inside``,
 ``op_not_allowed``, ``left_to_right_only``, ``below_zero``, ``not_whole``,
-``misses_target``, ``not_simplest``, ``shorter_in_hand`` (option
+``not_simplest``, ``shorter_in_hand`` (option
 ``strict_simplest``), ``no_calculation_on_joker``, ``joker_family``,
 ``follow_card``, ``play_drawn``, ``already_drawn``, ``draw_first``,
 ``bad_option``, ``bad_players``. Their ``details`` name the cards by id.
@@ -321,22 +326,30 @@ class Nambarz(StateStoresItself):
         first_try = not state.retrying
         attempts: list[Attempt] = []
         plain = steps == chain(k)
+        # The plan (the cards, their order and operations) is judged as a
+        # plan: on what it makes exactly, whatever the pupil typed at a step.
+        value = true_steps[-1].result
+        plan = self._tags(numbers, target.number, value, value == target.number, plain,
+                          first_try, options.brackets)
         for index, (step, given) in enumerate(zip(true_steps, results, strict=True)):
             correct = given == step.result
             attempts.append(Attempt(SKILL_OF[step.op], (step.left, step.right), step.result,
                                     given, correct, first_try))
             if not correct:
-                attempts.extend(self._tags(numbers, target.number, given, False, plain,
-                                           first_try, options.brackets))
+                # One slip, one mistake: its step's. The steps after it
+                # were built on the wrong number.
+                attempts.extend(plan)
                 event = Event("wrong_result", player, {
                     "step": index, "left": step.left, "op": step.op, "right": step.right,
-                    "given": given})
+                    "given": given, "ops": ops})
                 return Outcome(replace(state, retrying=True), (event,), tuple(attempts))
-        value = true_steps[-1].result
         if value != target.number:
-            raise IllegalMove(f"Your calculation makes {value}, but the target is "
-                              f"{target.number}.", "misses_target",
-                              value=value, target=target.number)
+            # Every step right, the target missed: the steps are evidence,
+            # the miss a mistake of the plan. The cards stay in the hand.
+            attempts.extend(plan)
+            event = Event("wrong_result", player, {
+                "missed": True, "value": value, "target": target.number, "ops": ops})
+            return Outcome(replace(state, retrying=True), (event,), tuple(attempts))
         part = smaller_part(numbers, target.number, options.brackets,  # type: ignore[arg-type]
                             options.operations)
         if part is not None:
@@ -347,8 +360,7 @@ class Nambarz(StateStoresItself):
         if options.strict_simplest and _shorter_in_hand(state, player, target, k):
             raise IllegalMove(f"Fewer cards from your hand can make {target.number}: "
                               "use fewer cards.", "shorter_in_hand", target=target.number)
-        attempts.extend(self._tags(numbers, target.number, value, True, plain, first_try,
-                                   options.brackets))
+        attempts.extend(plan)
         bonus = calculation_bonus(k)
         event = Event("calculated", player, {
             "cards": [c.to_json() for c in cards], "ops": ops, "steps": steps,

@@ -19,7 +19,6 @@ from engine.arithmetic import (
     Number,
     Step,
     build_calculation,
-    calculation_attempts,
     check_operation,
     evaluate,
     explain,
@@ -27,6 +26,7 @@ from engine.arithmetic import (
     is_whole,
     operation_of,
     parse_calculation,
+    plan_attempts,
     reachable_frozen,
     show,
     step_attempt,
@@ -81,6 +81,13 @@ class State:
     events: tuple[Event, ...]
     ended: str | None = None
     ender: int | None = None
+    # The steps typed this turn, (left, op, right), right or wrong: a step
+    # typed again after an undo is no first try, and the turn's operations
+    # are those the pupil typed (the opportunity's "used").
+    typed: tuple[tuple[Number, str, Number], ...] = ()
+    # Whether this turn's calculation was already judged as a whole: one
+    # made again after an undo is no first try either.
+    judged: bool = False
 
     def owner(self, square: int) -> int | None:
         return dict(self.covered).get(square)
@@ -116,6 +123,8 @@ class State:
             "events": [_plain(e.to_json()) for e in self.events],
             "ended": self.ended,
             "ender": self.ender,
+            "typed": [[to_json_number(a), op, to_json_number(b)] for a, op, b in self.typed],
+            "judged": self.judged,
         }
 
     @classmethod
@@ -146,6 +155,8 @@ class State:
             events=tuple(Event(e["kind"], e["player"], e["data"]) for e in data["events"]),
             ended=data["ended"],
             ender=data["ender"],
+            typed=tuple((num(a), op, num(b)) for a, op, b in data.get("typed", ())),
+            judged=data.get("judged", False),
         )
 
 
@@ -221,6 +232,8 @@ def _start_turn(state: State, player: int, turn: int, events: list[Event]) -> St
         retry=None,
         chances=1 if state.options.second_chance else 0,
         bank=None,
+        typed=(),
+        judged=False,
     )
 
 
@@ -354,18 +367,26 @@ def _step(state: State, player: int, move: dict[str, Any]) -> Outcome:
             value=to_json_number(exact),
         )
     step = Step(left, op, right, exact)
-    retrying = state.retry is not None and (
-        state.retry == (left, op, right) or (op in "+*" and state.retry == (right, op, left))
+    again = (left, op, right) in state.typed or (
+        op in "+*" and (right, op, left) in state.typed
     )
-    attempt = step_attempt(step, given, first_try=not retrying)
+    attempt = step_attempt(step, given, first_try=not again)
     attempts = [attempt]
     events: list[Event] = []
+    state = replace(state, typed=state.typed + ((left, op, right),))
     if not attempt.correct:
         shown = {"left": to_json_number(left), "op": op, "right": to_json_number(right)}
         if state.chances > 0:
             events.append(_event("try_again", player, given=to_json_number(given), **shown))
             new_state = replace(state, chances=state.chances - 1, retry=(left, op, right))
             return _done(new_state, events, attempts)
+        # The turn ends here: the calculation tried is judged as a plan, cut
+        # short unless this step joined the last two numbers.
+        attempts.extend(
+            plan_attempts(
+                state.dice, state.steps + (step,), finished=not pool, first_try=not state.judged
+            )
+        )
         events.append(
             _event(
                 "wrong_step",
@@ -383,9 +404,10 @@ def _step(state: State, player: int, move: dict[str, Any]) -> Outcome:
     events.append(_event("step", player, **_step_json(step)))
     if len(pool) == 1:
         calculation = build_calculation(state.dice, steps)
-        clean = state.chances == (1 if state.options.second_chance else 0)
-        attempts.extend(calculation_attempts(calculation, correct=clean))
-        new_state = replace(new_state, phase="place")
+        # A wrong step put right on its second chance is that step's
+        # mistake, not the plan's.
+        attempts.extend(plan_attempts(state.dice, steps, finished=True, first_try=not state.judged))
+        new_state = replace(new_state, phase="place", judged=True)
         events.append(_calculated(new_state, player, calculation.text, exact))
     return _done(new_state, events, attempts)
 

@@ -54,6 +54,15 @@ def count_moves(state: NumxState, player: int) -> list[dict[str, Any]]:
     return [{"type": "count_total", "min": 0, "max": MAX_TYPED}]
 
 
+def _wrong_product(factors: tuple[int, int], given: int) -> bool:
+    """Whether a wrong worth is a multiplication gone wrong: a number that no
+    count of the group's value makes. A multiple of the value (a card too
+    many or too few, a group thought to score nothing) is a mistake of the
+    count alone, the scoring's."""
+    value, _count = factors
+    return value != 0 and given % value != 0
+
+
 def apply_count(state: NumxState, player: int, kind: str, move: dict[str, Any]) -> Outcome:
     if state.phase != "count":
         raise IllegalMove("The count comes at the end of the game.", "wrong_phase",
@@ -73,7 +82,7 @@ def apply_count(state: NumxState, player: int, kind: str, move: dict[str, Any]) 
         correct = given == step.worth
         cards = tuple(f"{colour}{value}" for value, colour in step.cards)
         attempts = [Attempt("scoring", cards, step.worth, given, correct)]
-        if step.mul is not None:
+        if step.mul is not None and (correct or _wrong_product(step.mul, given)):
             attempts.append(Attempt("mul", step.mul, step.worth, given, correct))
         state = set_fields(state, counts=with_item(state.counts, player,
                                                    done + (step.worth,)))

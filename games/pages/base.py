@@ -18,7 +18,7 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy
 
-from engine.core import Game, IllegalMove, Outcome
+from engine.core import Attempt, Game, IllegalMove, Outcome
 from games import selectors
 
 # A player's colour on every board, and its name for those who can't see it.
@@ -356,9 +356,13 @@ class Presenter:
         operations worth recording, else None."""
         return None
 
-    def used_skills(self, state, events: list[dict[str, Any]] = ()) -> list[str] | None:
-        """The skills of the calculation a pupil just finished (``events`` are
-        its move's), to set beside the turn's opportunity."""
+    def used_skills(
+        self, before, events: list[dict[str, Any]] = (), attempts: tuple[Attempt, ...] = ()
+    ) -> list[str] | None:
+        """The operations a pupil's move typed a step with, right or wrong
+        (``before``: the state the move was made on, ``events`` and
+        ``attempts``: its own), to add to the turn's opportunity; None when
+        it typed none worth adding. Games without opportunities need none."""
         return None
 
     # ------------------------------------------------------------------ pages

@@ -322,6 +322,36 @@ def test_session_report_lists_who_played_what(played, teacher_client):
     assert "3 + 4 = 7" in text and "7 × 8 = 54 (56)" in text and "wrong" in text
 
 
+def test_the_session_reports_calculations_count_what_the_pupil_typed_not_skill_tags(
+    classroom, teacher, pupils
+):
+    """Inès laid a calculation of 3 cards (2 steps, judged too as several
+    steps and left to right) and counted a NUM-X group (its worth is also
+    evidence of ×): 3 answers typed, not 6 rows of evidence."""
+    session = GameSession.objects.create(
+        classroom=classroom, teacher=teacher, game="nambarz", status="ended"
+    )
+    table = Table.objects.create(
+        session=session, number=1, seed=1, state={}, turn_started_at=timezone.now()
+    )
+    Seat.objects.create(table=table, player=0, pupil=pupils[2])
+
+    def attempt(skill, operands, expected, game="nambarz"):
+        return Attempt(pupil=pupils[2], session=session, table=table, game=game, skill=skill,
+                       operands=operands, expected=str(expected), given=str(expected),
+                       correct=True)
+
+    Attempt.objects.bulk_create([
+        attempt("mul", [3, 3], 9), attempt("sub", [9, 1], 8),
+        attempt("multi_step", [3, 3, 1], 8), attempt("left_to_right", [3, 3, 1], 8),
+        attempt("scoring", ["blue6", "rainbow6"], 12, "numx"), attempt("mul", [6, 2], 12, "numx"),
+    ])
+    (ines,) = services.session_report(session)[0]["players"]
+    assert (ines["calculations"], ines["right"], ines["wrong"], ines["retries"]) == (3, 3, 0, 0)
+    (played_row,) = services.games_played(pupils[2])
+    assert (played_row["calculations"], played_row["right"]) == (3, 3)
+
+
 def test_nightly_recompute_covers_every_class_in_use(played, pupils):
     from classroom import tasks
 

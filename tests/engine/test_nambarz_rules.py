@@ -114,10 +114,22 @@ def test_331_on_8_only_as_three_times_three_minus_one():
     assert skills == ["mul", "sub", "multi_step", "left_to_right"]
     assert out.attempts[0].operands == (3, 3) and out.attempts[1].operands == (9, 1)
     assert all(a.correct for a in out.attempts)
-    with pytest.raises(IllegalMove) as err:
-        calc(state, 0, ["1", "3", "3"], ["+", "*"], [4, 12])
-    assert err.value.code == "misses_target"
     assert out.state.current == 1
+
+
+def test_a_calculation_that_misses_the_target_keeps_its_right_steps_as_evidence():
+    """Every step right, the target missed: the steps count as right, the
+    miss is the plan's mistake (several steps, left to right), and the cards
+    stay for another try."""
+    state = dealt([["3", "3", "1", "4"], ["5"]], "8")
+    out = calc(state, 0, ["1", "3", "3"], ["+", "*"], [4, 12])
+    assert [(a.skill, a.given, a.correct) for a in out.attempts] == [
+        ("add", 4, True), ("mul", 12, True),
+        ("multi_step", 12, False), ("left_to_right", 12, False)]
+    assert all(a.expected == 8 for a in out.attempts[2:])
+    assert out.state.hands == state.hands and out.state.current == 0 and out.state.retrying
+    assert out.events[0].kind == "wrong_result"
+    assert out.events[0].data == {"missed": True, "value": 12, "target": 8, "ops": ["+", "*"]}
 
 
 def test_982_on_5_needs_brackets():
@@ -189,8 +201,10 @@ def test_a_wrong_typed_result_is_evidence_and_the_cards_stay():
     out = calc(state, 0, ["3", "3", "1"], ["*", "-"], [6, 5])
     assert out.state.hands == state.hands and out.state.current == 0
     assert out.state.retrying
+    # One slip, one mistake: the step's. The plan (3 × 3 − 1) makes the
+    # target, and is told so with what it makes, not the wrong 6.
     assert [(a.skill, a.given, a.correct) for a in out.attempts] == [
-        ("mul", 6, False), ("multi_step", 6, False), ("left_to_right", 6, False)]
+        ("mul", 6, False), ("multi_step", 8, True), ("left_to_right", 8, True)]
     assert out.events[0].kind == "wrong_result" and "expected" not in out.events[0].data
     again = calc(out.state, 0, ["3", "3", "1"], ["*", "-"], [9, 8])
     assert all(a.correct and not a.first_try for a in again.attempts)

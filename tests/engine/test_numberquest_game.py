@@ -213,12 +213,17 @@ def test_prime_without_triangle_pays_colour_only(classic):
 def test_a_wrong_step_loses_the_turn_and_shows_the_right_result(classic):
     state = rolled(classic, 6, 4, 3, 1)
     state, (outcome,) = play(state, 0, step(6, "*", 4, 26))
-    (attempt,) = outcome.attempts
+    attempt, plan = outcome.attempts
     assert (attempt.skill, attempt.expected, attempt.given, attempt.correct) == (
         "mul",
         24,
         26,
         False,
+    )
+    # The calculation tried counts as several steps, cut short: no answer
+    # to show, never the wrong 26.
+    assert (plan.skill, plan.operands, plan.given, plan.correct) == (
+        "multi_step", (6, 4, 3, 1), "", False
     )
     wrong = outcome.events[0]
     assert wrong.kind == "wrong_step" and wrong.data["expected"] == 24
@@ -236,6 +241,40 @@ def test_second_chance_counts_only_the_first_try():
     assert state.current == 0
     state, (outcome,) = play(state, 0, step(24, "+", 3, 28))
     assert outcome.events[0].kind == "wrong_step" and state.current == 1
+
+
+def test_a_slip_put_right_on_its_second_chance_is_the_steps_mistake_alone():
+    state = rolled(GAME.new({"second_chance": True}, 2, 3), 6, 4, 3, 1)
+    state, outcomes = play(
+        state, 0, step(6, "*", 4, 26), step(6, "*", 4, 24), step(24, "+", 3, 27),
+        step(27, "-", 1, 26),
+    )
+    whole = [a for o in outcomes for a in o.attempts if a.skill == "multi_step"]
+    assert [(a.given, a.correct, a.first_try) for a in whole] == [(26, True, True)]
+
+
+def test_a_wrong_last_step_is_one_mistake_the_plan_was_whole(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    state, outcomes = play(state, 0, step(6, "*", 4, 24), step(24, "+", 3, 27),
+                           step(27, "-", 1, 25))
+    assert [(a.skill, a.correct) for a in outcomes[-1].attempts] == [
+        ("sub", False), ("multi_step", True)]
+    assert state.current == 1
+
+
+def test_undo_does_not_make_a_step_typed_again_a_first_try(classic):
+    state = rolled(classic, 6, 4, 3, 1)
+    state, outcomes = play(
+        state, 0, step(6, "*", 4, 24), {"type": "undo"}, step(4, "*", 6, 24),
+        {"type": "clear"}, step(6, "*", 4, 24), step(24, "+", 3, 27), step(27, "-", 1, 26),
+        {"type": "undo"}, step(27, "+", 1, 28),
+    )
+    typed = [(a.skill, a.first_try) for o in outcomes for a in o.attempts]
+    assert typed == [
+        ("mul", True), ("mul", False), ("mul", False), ("add", True), ("sub", True),
+        ("multi_step", True), ("add", True), ("multi_step", False),
+    ]
+    assert GAME.from_json(state.to_json()) == state
 
 
 def test_refused_steps_keep_the_turn(classic):
@@ -283,7 +322,8 @@ def test_steps_sent_together_are_the_same_steps_one_by_one(classic):
 def test_steps_stop_at_a_wrong_result(classic):
     state = rolled(classic, 6, 4, 3, 1)
     after, (outcome,) = play(state, 0, steps((6, "*", 4, 24), (24, "-", 3, 20), (20, "+", 1, 21)))
-    assert [a.correct for a in outcome.attempts] == [True, False]
+    assert [(a.skill, a.correct) for a in outcome.attempts] == [
+        ("mul", True), ("sub", False), ("multi_step", False)]
     assert "wrong_step" in [e.kind for e in outcome.events] and after.current == 1
     # With a second chance the pupil types the wrong step again, the right one kept.
     second = rolled(GAME.new({"second_chance": True}, 2, 3), 6, 4, 3, 1)
@@ -337,7 +377,7 @@ def test_steps_with_a_square_they_do_not_make_are_refused_whole(classic):
     assert refused(state, 0, {**steps(*typed[:2]), "square": 21}).code == "wrong_phase"
     # A wrong step stops there: the tap is not made, as step by step.
     after, (outcome,) = play(state, 0, {**steps((6, "*", 4, 25)), "square": 25})
-    assert [a.correct for a in outcome.attempts] == [False] and not after.covered
+    assert [a.correct for a in outcome.attempts] == [False, False] and not after.covered
 
 
 def giving_up_after(*typed, ms=None):
@@ -388,7 +428,7 @@ def test_steps_kept_on_the_tablet_when_the_teacher_ended_the_game_are_evidence(c
     outcome = GAME.rule_on_kept_steps(ended, 0, kept["steps"])
     # Ruled as in the turn the game ended in; the game stays as it ended.
     assert [(a.skill, a.correct, a.ms) for a in outcome.attempts] == [
-        ("mul", True, 4000), ("sub", False, 2500)
+        ("mul", True, 4000), ("sub", False, 2500), ("multi_step", False, None)
     ]
     assert outcome.state == ended and outcome.events == ()
     # The last numbers joined: the whole calculation's tags come with it.

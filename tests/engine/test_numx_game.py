@@ -363,9 +363,13 @@ def test_the_count_step_by_step_with_a_wrong_step_shown_right():
     assert '"worth": 12' not in view
     assert refused(state, 0, {"type": "count_group", "colour": "green", "worth": 1}) \
         == "count_in_order"
-    state, _, out = play(state, 0, {"type": "count_group", "value": 6, "worth": 36})
-    assert [(a.skill, a.expected, a.correct) for a in out.attempts] == [
+    wrong_product = GAME.apply(state, 0, {"type": "count_group", "value": 6, "worth": 14})
+    assert [(a.skill, a.expected, a.correct) for a in wrong_product.attempts] == [
         ("scoring", 12, False), ("mul", 12, False)]
+    # 36 is six 6s, not a product of 6 and 2 gone wrong: a wrong count, the
+    # scoring's mistake alone.
+    state, _, out = play(state, 0, {"type": "count_group", "value": 6, "worth": 36})
+    assert [(a.skill, a.expected, a.correct) for a in out.attempts] == [("scoring", 12, False)]
     # The cards' colours say why the group is worth 12: the report names them.
     assert out.attempts[0].operands == ("blue6", "rainbow6")
     assert out.events[0].data["expected"] == 12

@@ -333,3 +333,15 @@ def test_a_pupil_not_at_the_table_cannot_send_steps_after_the_end(start, client,
     tap_pictures(client, ines, ines.password_pictures)
     assert post_move(client, table, **kept).status_code == 404
     assert not Attempt.objects.exists()
+
+
+def test_an_operation_typed_wrong_is_still_used_in_the_turn(start, pupil_client, pupils):
+    """A pupil who adds and gets it wrong added: the turn's chance says so
+    (else 'avoids addition' stands beside their wrong additions)."""
+    session, table = start()
+    fields, _total = whole_calculation(state_of(table), wrong_at=0)
+    post_move(pupil_client, table, **fields)
+    assert [a.correct for a in Attempt.objects.filter(skill="add")] == [False]
+    assert state_of(table).current == 1
+    lea = Opportunity.objects.filter(table=table, pupil=pupils[0]).order_by("pk")
+    assert [o.used for o in lea] == [["add"]]

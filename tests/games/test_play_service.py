@@ -39,7 +39,10 @@ def test_a_wrong_step_is_evidence_and_passes_the_turn(start, pupils):
     result = services.play(table.pk, pupils[0], move, 0, "tap-1")
     assert result.status == "applied"
     assert any(e["kind"] == "wrong_step" for e in result.events)
-    assert not Attempt.objects.get().correct
+    # The step, and the calculation it cut short.
+    assert [(a.skill, a.correct) for a in Attempt.objects.order_by("pk")] == [
+        ("add", False), ("multi_step", False)
+    ]
     assert state_of(table).current == 1
 
 

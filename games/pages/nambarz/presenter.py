@@ -184,11 +184,13 @@ class NambarzPresenter(Presenter):
             return None
         return opportunity(state)
 
-    def used_skills(self, state, events: list[dict[str, Any]] = ()) -> list[str] | None:
+    def used_skills(self, before, events=(), attempts=()) -> list[str] | None:
+        # Every operation the pupil laid and typed a result for, right or
+        # wrong, the target made or missed (the steps after a slip too).
         for event in events:
-            if event.get("kind") == "calculated":
+            if event.get("kind") in ("calculated", "wrong_result"):
                 ops = (event.get("data") or {}).get("ops") or []
-                return sorted({SKILL_OF[op] for op in ops if op in SKILL_OF})
+                return sorted({SKILL_OF[op] for op in ops if op in SKILL_OF}) or None
         return None
 
     # ------------------------------------------------------------------ words
@@ -215,6 +217,11 @@ class NambarzPresenter(Presenter):
             if data.get("bonus"):
                 line += " " + _("Bonus: %(bonus)s points!") % {"bonus": data["bonus"]}
             return line
+        if kind == "wrong_result" and data.get("missed"):
+            return _(
+                "Your calculation makes %(value)s, but the target is %(target)s. "
+                "Your cards are still in your hand: try again."
+            ) % {"value": data.get("value"), "target": data.get("target")}
         if kind == "wrong_result":
             return _(
                 "Not quite: %(left)s %(op)s %(right)s is not %(given)s. "

@@ -11,7 +11,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from engine.arithmetic import SKILL_OF, operations_that_make
+from engine.arithmetic import SKILL_OF, STEP_SKILLS, operations_that_make
 from engine.core import Outcome
 from engine.numberquest import GAME
 from engine.numberquest.game import free_makeable
@@ -345,11 +345,14 @@ class NumberQuestPresenter(Presenter):
         )
         return state.current, list(state.dice), {SKILL_OF[op]: bool(ok) for op, ok in could.items()}
 
-    def used_skills(self, state, events=()) -> list[str]:
-        # From the event, not the state: a move that goes on past the
-        # calculation (its square tapped with it) leaves no steps there.
-        made = next((e for e in events if e.get("kind") == "calculated"), None)
-        return sorted({SKILL_OF[op] for op in made["data"]["ops"]}) if made else []
+    def used_skills(self, before, events=(), attempts=()) -> list[str] | None:
+        # Every step typed counts, right or wrong; the bank's addition is
+        # no step of the calculation. Only what this move adds to the turn.
+        if getattr(before, "phase", "") not in ("calculate", "over"):
+            return None
+        earlier = {SKILL_OF[op] for _left, op, _right in getattr(before, "typed", ())}
+        typed = {a.skill for a in attempts if a.skill in STEP_SKILLS}
+        return sorted(typed) if typed - earlier else None
 
     def seconds_left(self, table, state, over: bool) -> int | None:
         """What is left of a timed turn, by the server's clock (it ends the turn)."""
