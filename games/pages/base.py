@@ -22,6 +22,8 @@ from engine.core import Attempt, Game, IllegalMove, Outcome
 from games import selectors
 
 # A player's colour on every board, and its name for those who can't see it.
+# A token's number is white on the first three, dark on the yellow (static/css/numbo.css,
+# tests/test_token_contrast.py): change them together.
 PLAYER_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825"]
 PLAYER_COLOUR_NAMES = ["red", "blue", "green", "yellow"]
 

@@ -56,4 +56,12 @@
     }
     if (next) next.focus({ preventScroll: true });
   });
+  // Space presses a drawn button (a square of the board) as it presses a real
+  // one: its keyup taps it, and its keydown must not scroll the page.
+  document.addEventListener("keydown", (event) => {
+    const drawn = event.target.closest && event.target.closest("[role=button]");
+    if (event.key === " " && drawn && !["BUTTON", "INPUT"].includes(drawn.tagName)) {
+      event.preventDefault();
+    }
+  });
 })();

@@ -316,7 +316,7 @@
     return true;
   }
   document.addEventListener("keyup", (event) => {
-    if (event.key === "Enter") tappedSquare(event);
+    if (event.key === "Enter" || event.key === " ") tappedSquare(event);
   });
 
   document.addEventListener("click", (event) => {

@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from games import services
 
 from .helpers import sign_in_teacher
+from .test_play_number_quest import alone_with_the_computer  # noqa: F401
 from .test_school_wifi import nambarz_turn  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,3 +50,21 @@ def test_the_live_view_keeps_the_teachers_focus_when_a_table_changes(
     services.play(table.pk, mover, bot_moves(state, state.turn)[0], table.version, "t1")
     page.wait_for_timeout(5000)  # the live view refreshes every 2 s
     assert page.evaluate(FOCUSED) == before
+
+
+def test_space_taps_the_square_offered_as_enter_does(
+    live_server, browser, browser_context_args, classroom, pupils, alone_with_the_computer  # noqa: F811
+):
+    """The board's squares are drawn buttons: Space pressed only Enter's half."""
+    from classroom.models import Attempt
+
+    from .test_numberquest_square_on_tablet import made_ten
+
+    lea, _errors = made_ten(browser, browser_context_args, live_server, classroom, pupils[0])
+    square = lea.get_by_role("button", name="Square 10")
+    square.focus()
+    scrolled = lea.evaluate("() => window.scrollY")
+    lea.keyboard.press(" ")
+    expect(lea.get_by_test_id("status")).not_to_contain_text("Your turn!", timeout=8000)
+    assert lea.evaluate("() => window.scrollY") == scrolled
+    assert Attempt.objects.filter(pupil=pupils[0], skill="add").count() == 3
