@@ -44,7 +44,7 @@ def test_a_card_laid_offline_goes_by_itself_when_the_wifi_is_back(page, nambarz_
     page.wait_for_timeout(2500)  # a retry fails while offline: still kept
     assert pupil_moves(table) == 0
     page.context.set_offline(False)
-    expect(page.get_by_test_id("feedback").first).to_contain_text("the same drawing", timeout=3000)
+    expect(page.get_by_test_id("feedback").first).to_contain_text("the same animal", timeout=3000)
     expect(strip).to_contain_text("Your move has arrived.")
     expect(strip).to_be_hidden(timeout=5000)
     assert pupil_moves(table) == 1
@@ -64,7 +64,7 @@ def test_a_card_laid_while_the_server_restarts_goes_once_it_answers(page, nambar
     page.route("**/move/", restarting)
     page.locator(f'.ncard[data-card="{drw(7, 1)}"]').click()
     expect(page.locator("#connection")).to_contain_text("No connection")
-    expect(page.get_by_test_id("feedback").first).to_contain_text("the same drawing", timeout=8000)
+    expect(page.get_by_test_id("feedback").first).to_contain_text("the same animal", timeout=8000)
     assert len(answers) == 3 and pupil_moves(table) == 1
 
 
