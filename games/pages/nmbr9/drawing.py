@@ -166,7 +166,12 @@ def stack_picture(
         "count": len(placed),
         "top_level": top,
         "levels": [
-            {"level": level, "fill": level_fill(level), "ink": level_ink(level)}
+            {
+                "level": level,
+                "fill": level_fill(level),
+                "ink": level_ink(level),
+                "digits": sorted(t.digit for t in placed if t.level == level),
+            }
             for level in range(top + 1)
         ],
     }

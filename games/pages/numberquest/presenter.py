@@ -128,6 +128,19 @@ def _shown_balances(view: dict[str, Any]) -> list[int]:
     return shown
 
 
+def _tokens(view: dict[str, Any], players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each player's covered squares, for the board in words."""
+    covered: dict[int, list[int]] = {}
+    for square in view["board"]["squares"]:
+        if square["owner"] is not None:
+            covered.setdefault(square["owner"], []).append(square["square"])
+    return [
+        {"name": p["name"], "number": p["index"] + 1, "squares": sorted(covered[p["index"]])}
+        for p in players
+        if p["index"] in covered
+    ]
+
+
 def _standing(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events without the steps an Undo or Start again took back, nor the
     calculation they made: the log tells the calculation that stands once, as
@@ -426,6 +439,7 @@ class NumberQuestPresenter(Presenter):
         dice = [{"value": d, "used": f"die:{i}" not in unspent} for i, d in enumerate(view["dice"])]
         return {
             "players": players,
+            "tokens": _tokens(view, players),
             "dice": dice,
             "has_steps": bool(view.get("steps")),
             "steps_on_tablet": steps_on_tablet,
