@@ -62,15 +62,20 @@ MEASURE = r"""() => {
   for (const text of document.querySelectorAll("svg text")) {
     const box = text.getBoundingClientRect();
     const s = getComputedStyle(text);
-    if (!box.width || !box.height || s.visibility !== "visible" || !text.textContent.trim()) continue;
+    const shown = box.width && box.height && s.visibility === "visible";
+    if (!shown || !text.textContent.trim()) continue;
     const ctm = text.getScreenCTM();
     const px = parseFloat(s.fontSize) * (ctm ? Math.hypot(ctm.a, ctm.b) : 1);
     const fill = parse(s.fill);
-    const ink = fill && [fill[0], fill[1], fill[2], fill[3] * Number(s.fillOpacity) * opacity(text)];
+    const alpha = fill && fill[3] * Number(s.fillOpacity) * opacity(text);
+    const ink = fill && [fill[0], fill[1], fill[2], alpha];
     const points = [];
     for (const f of [0.3, 0.5, 0.7]) {
       const x = box.left + box.width * f, y = box.top + box.height / 2;
-      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) { points.push({off: true}); continue; }
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+        points.push({off: true});
+        continue;
+      }
       const stack = document.elementsFromPoint(x, y);
       const at = stack.indexOf(text);
       if (at < 0) { points.push({lost: true}); continue; }
