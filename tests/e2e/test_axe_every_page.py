@@ -265,3 +265,29 @@ def test_the_walk_would_see_a_violation_of_any_impact(page):
     found = read_by_axe(page)
     assert any(f.startswith("image-alt (critical)") for f in found), found
     assert any("server-side-image-map (minor)" in f for f in found), found
+
+
+def test_refused_forms_in_both_languages_pass_axe(live_server, contexts, teacher, pupils):
+    """A form sent back with its errors: a wrong password, a wrong class code,
+    a class without a name (the browser's own check let through, as an old
+    browser would)."""
+    refused = [
+        ("anonymous", "/accounts/login/", {"username": "teacher@school.test", "password": "no"}),
+        ("anonymous", "/join/", {"code": "ZZZZZZ"}),
+        ("teacher", "/classes/new/", {"name": ""}),
+    ]
+    found = {}
+    for language in LANGUAGES:
+        for user, url, fields in refused:
+            page = contexts[(user, language)].pages[0]
+            page.goto(live_server.url + url)
+            form = page.locator("#main form").last
+            for name, value in fields.items():
+                form.locator(f"[name={name}]").fill(value)
+            form.evaluate("f => { f.noValidate = true; }")
+            with page.expect_navigation():
+                form.locator("button[type=submit]").last.click()
+            assert page.locator(".errorlist, [role=alert]").count(), f"{url}: no error shown"
+            for finding in read_by_axe(page):
+                found.setdefault(finding, []).append(f"{language} {url}")
+    assert found == {}
