@@ -39,6 +39,24 @@ STEP_FIELDS = ("left", "op", "right", "result")
 CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made", "no_number"}
 
 
+# The board's colours by name, for its legend (what the end options say: "a
+# colour full", "a token on every colour").
+BAND_NAMES = {
+    "orange": gettext_lazy("orange"),
+    "turquoise": gettext_lazy("turquoise"),
+    "yellow": gettext_lazy("yellow"),
+    "blue": gettext_lazy("blue"),
+    "green": gettext_lazy("green"),
+    "violet": gettext_lazy("violet"),
+    "red": gettext_lazy("red"),
+}
+
+
+def legend_bands(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The board's colours in play with their patterns and payouts, named."""
+    return [{**band, "name": str(BAND_NAMES[band["colour"]])} for band in boards.bands(view)]
+
+
 # Every table's board is a new arrangement of the same few hundred squares (a
 # square is free, a player's, a button or on the winning chain): each is drawn
 # once per process, and a board is their join. Drawing the board whole took
@@ -58,6 +76,8 @@ def _square_html(cell: dict[str, Any], token_radius: float, language: str) -> st
             {
                 "c": cell,
                 "token_radius": token_radius,
+                # The number sits on its plain colour, the pattern around it.
+                "number_room": round(token_radius * 0.8, 1),
                 "move_url": MOVE_URL_SLOT,
                 "version": VERSION_SLOT,
                 "move_id": TAP_SLOT,
@@ -385,6 +405,7 @@ class NumberQuestPresenter(Presenter):
                 move_id="",
             ),
             "last_calculation": self.event_text(calculation, names) if calculation else "",
+            "bands": legend_bands(view),
         }
 
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
@@ -455,6 +476,7 @@ class NumberQuestPresenter(Presenter):
                 move_id=base["move_id"],
                 offers=may_keep,
             ),
+            "bands": legend_bands(view),
             # The status line says the game is over: the log does not say it again.
             "log": [t for e, t in texts if t and e.get("kind") != "game_over"][:5],
             "last_calculation": calculations[0] if calculations else "",
