@@ -29,7 +29,7 @@ BAND_COLOURS = {
     "red": "#e4646a",
 }
 
-# Each colour of the board has its own pattern too (``_board.html`` defines
+# Each colour of the board has its own pattern too (``_patterns.html`` draws
 # them): under protanopia orange and green, blue and violet, red and the dark
 # look alike, and in grey nothing but the pattern tells the bands apart. The
 # legend under the board shows each pattern with what its squares pay.
@@ -42,6 +42,8 @@ BAND_PATTERNS = {
     "violet": "cross",
     "red": "zigzag",
 }
+# What ``_patterns.html`` defines: each colour, filled with its pattern.
+PATTERN_DEFS = tuple((colour, fill, BAND_PATTERNS[colour]) for colour, fill in BAND_COLOURS.items())
 
 
 @functools.lru_cache(maxsize=4096)  # the same lattice on every board: compute each hexagon once
@@ -78,7 +80,6 @@ def diamond(
                 "points": _corners(cx, cy, RADIUS - 1),
                 "inner": _corners(cx, cy, RADIUS * 0.62),
                 "fill": BAND_COLOURS[s["colour"]],
-                "pattern": BAND_PATTERNS[s["colour"]],
                 "colour": s["colour"],
                 "pays": s["pays"],
                 "prime": s["prime"],
@@ -95,6 +96,7 @@ def diamond(
         "height": round(height, 1),
         "cells": cells,
         "token_radius": round(RADIUS * 0.55, 1),
+        "patterns": PATTERN_DEFS,
     }
 
 

@@ -76,8 +76,6 @@ def _square_html(cell: dict[str, Any], token_radius: float, language: str) -> st
             {
                 "c": cell,
                 "token_radius": token_radius,
-                # The number sits on its plain colour, the pattern around it.
-                "number_room": round(token_radius * 0.8, 1),
                 "move_url": MOVE_URL_SLOT,
                 "version": VERSION_SLOT,
                 "move_id": TAP_SLOT,
