@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from engine.nmbr9.stack import Tile
 from engine.numberquest.board import COLOUR_BANDS
@@ -25,7 +26,9 @@ pytestmark = pytest.mark.django_db
 
 def page_of(client, table, language: str = "en") -> str:
     url = reverse("games:table_play", args=[table.pk])
-    return client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    # The request switches the thread's language: the next tests must not read French.
+    with translation.override(translation.get_language()):
+        return client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
 
 
 def squares_of(page: str) -> list[str]:
