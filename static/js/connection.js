@@ -188,14 +188,17 @@
   }
 
   // One tap, one sending: a second tap while a move is under way (or kept for
-  // the wifi) would cancel it and send another.
+  // the wifi) would cancel it (hx-sync replaces a request before
+  // htmx:beforeRequest is heard) and send another. Heard first, before a
+  // game's own script readies the form for sending.
+  document.addEventListener("htmx:confirm", (event) => {
+    if (event.detail.verb !== "post" || !(kept || underWay())) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
   document.addEventListener("htmx:beforeRequest", (event) => {
     const config = event.detail.requestConfig;
     if (config.verb !== "post") return;
-    if (kept || underWay()) {
-      event.preventDefault();
-      return;
-    }
     unmark();
     const control = event.detail.elt;
     const marked = [control];
