@@ -356,9 +356,9 @@
     const table = tableOf(box);
     if (!box || !table || !play) return;
     box.value = box.value.replace(/\D/g, "").slice(0, 7);
-    keep();
     if (box.dataset.step === "free") {
       play.cur.result = box.value;
+      keep();
       const next = box.closest(".nz-step").querySelector(".nz-next");
       next.disabled = !(play.cur.a !== undefined && play.cur.b !== undefined && play.cur.op &&
         /^\d{1,7}$/.test(box.value));
@@ -366,6 +366,7 @@
     }
     const step = Number(box.dataset.step);
     play.results[step] = box.value;
+    keep();
     const next = table.querySelectorAll(".nz-step")[step + 1];
     if (next) next.querySelector(".nz-num").textContent = box.value || "…";
     showButtons(table, formOf(table));

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import Locator, Page, expect
 
 from engine.nmbr9 import GAME as NMBR9
@@ -272,3 +273,193 @@ def test_a_slow_answer_tapped_twice_is_one_move(turn):
     expect(page.locator("#connection")).to_contain_text("Your move has arrived.")
     page.wait_for_timeout(300)
     assert len(held) == 1 and pupil_moves(table) == 1
+
+
+@pytest.mark.parametrize("turn", ["nambarz"], indirect=True)
+def test_a_move_kept_through_a_reload_is_sent_from_the_page_that_comes_back(turn):
+    page, table = turn.page, turn.table
+    version = turn.version()
+    page.context.set_offline(True)
+    turn.control(page).click()
+    expect(page.locator("#connection")).to_contain_text(OFFLINE)
+    refused = []
+
+    def still_down(route):
+        refused.append(route.request.url)
+        route.abort()
+
+    page.route("**/move/", still_down)  # the pages come back before the moves do
+    page.context.set_offline(False)
+    page.reload()
+    expect(page.locator("#connection")).to_contain_text(OFFLINE)
+    assert refused and turn.version() == version and pupil_moves(table) == 0
+    page.unroute("**/move/")
+    turn.played(page)
+    expect(page.locator("#connection")).to_contain_text("Your move has arrived.")
+    assert pupil_moves(table) == 1
+
+
+@pytest.mark.parametrize("turn", ["numberquest"], indirect=True)
+def test_a_kept_move_that_can_no_longer_count_says_so(turn):
+    page, table = turn.page, turn.table
+    turn.ready(page)
+    page.context.set_offline(True)
+    turn.control(page).click()
+    expect(page.locator("#connection")).to_contain_text(OFFLINE)
+    services.set_status(table.session, "paused")  # the teacher pauses meanwhile
+    page.context.set_offline(False)
+    expect(page.locator("#connection")).to_contain_text(
+        "Your move has arrived, but it could not be played: the page says why.",
+        timeout=BACK_WITHIN_MS,
+    )
+    expect(page.locator("#table .note")).to_contain_text("The game is paused.")
+    assert pupil_moves(table) == 0
+
+
+# ---------------------------------------------------------------- typed work
+
+
+def test_a_number_quest_step_typed_survives_a_reload(live_server, page, classroom, teacher,
+                                                      pupils):
+    table = numberquest_table(classroom, teacher, pupils[0], pupils[1])
+    at_the_table(page, live_server.url, classroom, pupils[0])
+    groups = page.locator("form.calc fieldset.tiles")
+    groups.nth(0).locator("label.tile", has_text=re.compile("^1$")).click()
+    page.locator("fieldset.ops label.tile", has_text="+").click()
+    groups.nth(2).locator("label.tile", has_text=re.compile("^2$")).click()
+    page.locator("form.calc .numpad [data-key='3']").click()
+    page.reload()
+    expect(page.locator("form.calc input[name=left][value='1|die:0']")).to_be_checked()
+    expect(page.locator("form.calc input[name=op][value='+']")).to_be_checked()
+    expect(page.locator("form.calc input[name=right][value='2|die:1']")).to_be_checked()
+    expect(page.locator("form.calc input[name=result]")).to_have_value("3")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("ul.steps li")).to_have_text(["1 + 2 = 3"])
+    assert pupil_moves(table) == 1
+
+
+def test_a_sum_typed_on_the_track_survives_a_reload(live_server, page, classroom, teacher,
+                                                    pupils):
+    table, (ready, control, played) = ultimes(classroom, teacher, pupils)
+    at_the_table(page, live_server.url, classroom, pupils[0])
+    ready(page)
+    page.reload()
+    expect(page.locator(".ult-form input[name=value]")).to_have_value("8")
+    control(page).click()
+    played(page)
+    assert pupil_moves(table) == 1
+
+
+def test_a_tile_turned_and_set_survives_a_reload(live_server, page, classroom, teacher, pupils):
+    table, (ready, control, played) = nmbr9(classroom, teacher, pupils)
+    at_the_table(page, live_server.url, classroom, pupils[0])
+    ready(page)
+    form = page.locator("form.n9-place-form")
+    chosen = [form.locator(f"input[name={name}]").input_value() for name in ("rotation", "x", "y")]
+    page.reload()
+    expect(page.locator("[data-hint]")).to_contain_text("It fits!")
+    assert [form.locator(f"input[name={name}]").input_value()
+            for name in ("rotation", "x", "y")] == chosen
+    control(page).click()
+    played(page)
+    placed = Move.objects.get(table=table, pupil=pupils[0]).move
+    assert [str(placed[name]) for name in ("rotation", "x", "y")] == chosen
+
+
+def build_five_and_three(page: Page) -> None:
+    page.locator(f'.ncard[data-card="{sym(5)}"]').click()
+    page.locator(f'.ncard[data-card="{sym(3)}"]').click()
+    page.locator('.nz-op[data-step="0"][data-op="+"]').click()
+    page.locator(".nz-play .numpad [data-key='8']").click()
+
+
+def test_a_nambarz_calculation_being_built_survives_a_reload(live_server, page, classroom,
+                                                             teacher, pupils):
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=[pupils[0]], table_size=2,
+        bot_level="beginner", seed=5,
+    )
+    table = session.tables.first()
+    table.seats.filter(pupil=pupils[0]).update(player=0)
+    deal_nambarz(table, [[sym(5), sym(3), sym(9)], [sym(9, 1), sym(4, 1)]], target=sym(8))
+    at_the_table(page, live_server.url, classroom, pupils[0])
+    build_five_and_three(page)
+    page.reload()
+    expect(page.locator(".ncard.picked")).to_have_count(2)
+    expect(page.locator('.nz-op[data-step="0"][data-op="+"]')).to_have_attribute(
+        "aria-pressed", "true")
+    expect(page.locator('.nz-step input[data-step="0"]')).to_have_value("8")
+    page.get_by_test_id("lay-calculation").click()
+    expect(page.get_by_test_id("feedback").first).to_contain_text("5 + 3 = 8")
+    assert pupil_moves(table) == 1
+
+
+def test_numx_cards_tapped_survive_a_reload(live_server, page, classroom, teacher, pupils):
+    table, (ready, control, played) = numx(classroom, teacher, pupils)
+    at_the_table(page, live_server.url, classroom, pupils[0])
+    ready(page)
+    page.reload()
+    for card in ("blue7", "red7"):
+        expect(page.locator(f'.xcard[data-card="{card}"]')).to_have_attribute(
+            "aria-pressed", "true")
+    expect(page.locator('.xcard[data-card="green2"]')).to_have_attribute("aria-pressed", "false")
+    control(page).click()
+    played(page)
+    assert pupil_moves(table) == 1
+
+
+def test_typed_work_never_reaches_the_next_pupil_on_the_tablet(live_server, page, classroom,
+                                                               teacher, pupils):
+    """Léa builds a calculation from her hand and hands the tablet over
+    ("Not me?"): Noah, at the same table, gets nothing of it, not even in
+    the tab's storage."""
+    lea, noah = pupils[0], pupils[1]
+    session = services.start_session(
+        classroom, teacher, game="nambarz", options={}, pupils=[lea, noah], table_size=2,
+        seating={lea.pk: 1, noah.pk: 1}, seed=3,
+    )
+    table = session.tables.get()
+    table.seats.filter(pupil=lea).update(player=0)
+    table.seats.filter(pupil=noah).update(player=1)
+    deal_nambarz(table, [[sym(5), sym(3), sym(9)], [sym(9, 1), sym(4, 1)]], target=sym(8))
+    at_the_table(page, live_server.url, classroom, lea)
+    build_five_and_three(page)
+    kept = page.evaluate("() => sessionStorage.getItem('numbo.draft')")
+    assert kept and str(sym(5)) in kept
+    page.get_by_role("button", name="Not me?").click()
+    at_the_table(page, live_server.url, classroom, noah)
+    expect(page.get_by_test_id("status")).to_contain_text("is playing")
+    stored = page.evaluate("""() => Object.fromEntries(Object.entries(sessionStorage)
+        .filter(([key]) => key.startsWith("numbo.")))""")
+    assert stored == {"numbo.pupil": str(noah.pk)}
+    expect(page.locator(".ncard.picked")).to_have_count(0)
+
+
+# ---------------------------------------------------------------- push
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="push needs Redis (REDIS_URL): CI runs it")
+def test_a_re_read_after_a_ring_that_fails_is_tried_again_within_seconds(
+    live_server, page, classroom, teacher, pupils
+):
+    """The stream is live, so the poll runs only every 20 s: a re-read that
+    fails after the ring is tried again by itself in 2 s."""
+    table = numberquest_table(classroom, teacher, pupils[0], pupils[1])
+    at_the_table(page, live_server.url, classroom, pupils[0])
+    page.wait_for_function("() => window.numboPollDue && !window.numboPollDue()")
+    failed = []
+
+    def once(route):
+        if not failed:
+            failed.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/tables/\d+/poll/"), once)
+    services.set_status(table.session, "paused")
+    rung = time.monotonic()
+    expect(page.get_by_test_id("status")).to_contain_text("Paused", timeout=5000)
+    took = time.monotonic() - rung
+    print(f"push: a failed re-read tried again, the page current after {took * 1000:.0f} ms")
+    assert len(failed) == 1 and took < 4
