@@ -459,7 +459,7 @@ def test_a_re_read_after_a_ring_that_fails_is_tried_again_within_seconds(
     page.route(re.compile(r"/tables/\d+/poll/"), once)
     services.set_status(table.session, "paused")
     rung = time.monotonic()
-    expect(page.get_by_test_id("status")).to_contain_text("Paused", timeout=5000)
+    expect(page.get_by_test_id("status")).to_contain_text("Paused", timeout=8000)
     took = time.monotonic() - rung
     print(f"push: a failed re-read tried again, the page current after {took * 1000:.0f} ms")
-    assert len(failed) == 1 and took < 4
+    assert len(failed) == 1 and took < 6  # the safety poll would take 20 s
