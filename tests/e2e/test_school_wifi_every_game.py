@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Locator, Page, expect
 
+from classroom.models import Attempt
 from engine.nmbr9 import GAME as NMBR9
 from engine.nmbr9 import bot_place
 from engine.nmbr9.tiles import size
@@ -26,6 +27,7 @@ from .helpers import sign_in_pupil
 from .test_play_nambarz import deal as deal_nambarz
 from .test_play_nambarz import drw, sym
 from .test_play_nmbr9 import tap_cell
+from .test_play_number_quest import alone_with_the_computer, type_step  # noqa: F401
 from .test_play_numx import deal as deal_numx
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -314,6 +316,33 @@ def test_a_kept_move_that_can_no_longer_count_says_so(turn):
     )
     expect(page.locator("#table .note")).to_contain_text("The game is paused.")
     assert pupil_moves(table) == 0
+
+
+def test_steps_kept_at_the_end_of_the_game_arrive_though_the_wifi_drops(
+    live_server, page, classroom, pupils, alone_with_the_computer  # noqa: F811
+):
+    """The teacher ends the game while Léa's steps wait on her tablet: the
+    ended page sends them, the wifi drops that moment, and they go by
+    themselves 2 s later, recorded once."""
+    table = alone_with_the_computer
+    at_the_table(page, live_server.url, classroom, pupils[0])
+    type_step(page, "1", "+", "2", "3")
+    expect(page.locator("ul.steps li")).to_have_count(1)
+    sent = []
+
+    def dropped_once(route):
+        sent.append(route.request.post_data)
+        if len(sent) == 1:
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/move/", dropped_once)
+    services.set_status(table.session, table.session.Status.ENDED)
+    expect(page.get_by_text("Your last steps count: your teacher will see them.")).to_be_visible(
+        timeout=10_000)
+    assert len(sent) == 2 and all("type=kept" in body for body in sent)
+    assert Attempt.objects.filter(pupil=pupils[0], skill="add").count() == 1
 
 
 # ---------------------------------------------------------------- typed work
