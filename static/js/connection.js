@@ -17,6 +17,7 @@
   // {path, body: [[name, value]...], page, pupil}: the move waiting to be sent.
   let kept = null;
   let retry = null;
+  let resending = false; // one sending of the kept move at a time (a retry, the browser back online)
   let slow = null;
   let moving = null; // the move on its way: {xhr, marked: [controls shown sending]}
   let touched = null; // the control the pupil last tapped or pressed a key on
@@ -102,7 +103,8 @@
   function sendKept() {
     clearTimeout(retry);
     retry = null;
-    if (!kept) return;
+    if (!kept || resending) return;
+    resending = true;
     say("sending");
     fetch(kept.path, {
       method: "POST", body: new URLSearchParams(kept.body), credentials: "same-origin",
@@ -124,7 +126,7 @@
     }).catch(() => {
       say("offline");
       retry = setTimeout(sendKept, RETRY_MS);
-    });
+    }).finally(() => { resending = false; });
   }
 
   function failed(event) {
