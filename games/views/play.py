@@ -20,6 +20,11 @@ from .tables import poll_token, seat_names, table_context
 
 PLAYABLE = ["running", "paused", "ended"]
 TAP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# The answer to a move names what became of it (services.PlayResult.status, or
+# "refused" for a form the page could not read): a tablet that sent the move
+# again after the wifi dropped says "arrived" only when it counts
+# (static/js/connection.js).
+MOVE_HEADER = "Numbo-Move"
 
 
 def _pupil_table(request, pk: int) -> Table:
@@ -136,9 +141,11 @@ def table_move(request, pk: int):
     move = shown.read_move(request.POST)
     if move is None or "invalid" in move:
         table = _pupil_table(request, pk)
-        return _answer(
+        response = _answer(
             request, table, note=shown.invalid_note(move), note_kind="error", posted=request.POST
         )
+        response[MOVE_HEADER] = "refused"
+        return response
     version = request.POST.get("version", "")
     try:
         outcome = services.play(
@@ -154,6 +161,13 @@ def table_move(request, pk: int):
         )
     except Table.DoesNotExist as gone:
         raise Http404 from gone
+    response = _answer_to(request, pk, outcome, shown)
+    response[MOVE_HEADER] = outcome.status
+    return response
+
+
+def _answer_to(request, pk: int, outcome: services.PlayResult, shown) -> HttpResponse:
+    """The table after the move, with what the pupil is told about it."""
     # An applied move's table is the one play() saved, seats and pupils with it.
     table = outcome.table if outcome.status in ("applied", "kept") else _pupil_table(request, pk)
     if outcome.status == "stale":
