@@ -210,15 +210,25 @@ def proposals(report: ClassReport, teacher, *, mixed: bool = False) -> LessonPro
     found = grouping.groups(pupils, gettext)
     by_pk = {row.pupil.pk: row.pupil for row in report.rows}
     labels = {pk: pupil.label for pk, pupil in by_pk.items()}
+    in_groups = {m.pupil_id for g in found for m in g.members}
+    partners = {}
+    for group in found:
+        masters = grouping.masters(pupils, group.skill)
+        # Masters who need nothing themselves first: they are free this lesson.
+        masters.sort(key=lambda pk: pk in in_groups)
+        partners[group] = masters
+    # A master sits at one table at most: the groups with the fewest masters
+    # choose first, needs before the ready, so the scarce ones go where needed.
     taken: set[Hashable] = set()
+    plans = {}
+    for group in sorted(found, key=lambda g: (g.kind != "need", len(partners[g]))):
+        plans[group] = plan(
+            group.kind, group.pupil_ids, mixed=mixed, masters=partners[group], taken=taken
+        )
     lessons = []
     for group in found:
         choice = practice_choice(group.skill)
-        masters = grouping.masters(pupils, group.skill)
-        # Masters who need nothing themselves first: they are free this lesson.
-        in_groups = {m.pupil_id for g in found for m in g.members}
-        masters.sort(key=lambda pk: pk in in_groups)
-        tables = plan(group.kind, group.pupil_ids, mixed=mixed, masters=masters, taken=taken)
+        tables = plans[group]
         lesson = GroupProposal(
             group=group,
             title=_title(group),
