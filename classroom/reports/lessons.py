@@ -25,16 +25,20 @@ from typing import Any
 from django.core import signing
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.http import urlencode
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from classroom.models import Classroom, Pupil
+from classroom import roster
+from classroom.models import Attempt, Classroom, Pupil
 from engine import practice
 from engine.arithmetic import SYMBOL_OF
 from engine.numberquest.practice import DEFAULT_TURNS
 from learning import groups as grouping
+from learning import practice_effect
 from learning.skills import OPERATIONS, SKILLS
 from learning.table_plan import Plan, plan
 
@@ -332,3 +336,51 @@ def read_plan(token: str, classroom: Classroom, teacher) -> tuple[StartPlan | No
         team_size=data["tm"],
         computer_level=data["b"],
     ), ""
+
+
+# ------------------------------------------------------------------ afterwards
+
+
+def _day(moment) -> str:
+    return date_format(timezone.localtime(moment), "MONTH_DAY_FORMAT")
+
+
+def practice_change(pupil: Pupil, session) -> str:
+    """What ``session`` (one that practised a skill) changed for ``pupil``."""
+    skill = session.practice_skill
+    first_tries = Attempt.objects.filter(pupil=pupil, skill=skill, first_try=True).values_list(
+        "created_at", "correct"
+    )
+    found = practice_effect.change(skill, first_tries, session.created_at)
+    return practice_effect.explain(
+        found, capfirst(skill_name(skill)), _day(session.created_at), gettext
+    )
+
+
+def session_changes(session) -> list[tuple[Pupil, str]]:
+    """Each pupil of a practice session, and what it changed for its skill;
+    [] for a session started otherwise."""
+    if not session.practice_skill:
+        return []
+    pupils = Pupil.objects.filter(seats__table__session=session).distinct()
+    pupils = roster.label_each(roster.in_name_order(pupils))
+    return [(pupil, practice_change(pupil, session)) for pupil in pupils]
+
+
+PRACTICE_SHOWN = 5
+
+
+def pupil_changes(pupil: Pupil) -> list[str]:
+    """What the pupil's last practice sessions changed, newest first."""
+    seats = (
+        pupil.seats.exclude(table__session__practice_skill="")
+        .select_related("table__session")
+        .order_by("-table__session__created_at")
+    )
+    sessions = []
+    for seat in seats:
+        if seat.table.session not in sessions:
+            sessions.append(seat.table.session)
+        if len(sessions) == PRACTICE_SHOWN:
+            break
+    return [practice_change(pupil, session) for session in sessions]

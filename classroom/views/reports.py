@@ -182,5 +182,6 @@ def pupil_report(request, pk: int):
             "classroom": pupil.classroom,
             "report": report,
             "avoid_min_chances": AVOID_MIN_CHANCES,
+            "practice_changes": lessons.pupil_changes(pupil),
         },
     )
