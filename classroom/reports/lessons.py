@@ -33,17 +33,17 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from classroom import roster
-from classroom.models import Attempt, Classroom, Pupil
+from classroom.models import Attempt, Classroom, Pupil, PupilSkill
 from engine import practice
 from engine.arithmetic import SYMBOL_OF
 from engine.numberquest.practice import DEFAULT_TURNS
 from learning import groups as grouping
 from learning import practice_effect
 from learning.skills import OPERATIONS, SKILLS
-from learning.table_plan import Plan, plan
+from learning.table_plan import LEVEL_FOR, Plan, plan
 
 from .filters import GAME_NAMES
-from .services import ClassReport, skill_name
+from .services import ClassReport, avoidance_of, skill_name, summary_of
 
 SALT = "numbo.lesson-plan"
 MAX_AGE = 14 * 24 * 3600  # two weeks: a plan older than that is of another class's state
@@ -384,3 +384,52 @@ def pupil_changes(pupil: Pupil) -> list[str]:
         if len(sessions) == PRACTICE_SHOWN:
             break
     return [practice_change(pupil, session) for session in sessions]
+
+
+# ------------------------------------------------------------------ a pupil alone
+
+# A child's words under the sign (the home page's "Let's practise ×!").
+CHILD_WORDS = {
+    "add": _("adding"),
+    "sub": _("taking away"),
+    "mul": _("multiplying"),
+    "div": _("dividing"),
+}
+
+
+@dataclass(frozen=True)
+class PupilPractice:
+    """What a pupil practises next, alone against the computer."""
+
+    skill: str
+    kind: str  # "need" or "ready", as the groups say
+    setup: practice.Setup
+    computer_level: str
+
+    @property
+    def sign(self) -> str:
+        return {"add": "+", "sub": "−", "mul": "×", "div": "÷"}[self.skill]
+
+    @property
+    def words(self) -> str:
+        return str(CHILD_WORDS[self.skill])
+
+
+def next_practice(pupil: Pupil) -> PupilPractice | None:
+    """The skill of the pupil's group (``learning.groups``) from the report's
+    snapshot, with the set-up chosen for it; None when there is none."""
+    skills, avoided = {}, {}
+    for row in PupilSkill.objects.filter(pupil=pupil):
+        skills[row.skill] = summary_of(row, gettext)
+        avoidance = avoidance_of(row)
+        if avoidance is not None:
+            avoided[row.skill] = avoidance
+    found = grouping.next_skill(skills, avoided)
+    if found is None or found[0] not in CHILD_WORDS:
+        return None
+    skill, reason = found
+    choice = practice_choice(skill)
+    if choice.chosen is None:
+        return None
+    kind = "ready" if reason == "ready" else "need"
+    return PupilPractice(skill, kind, choice.chosen.setup, LEVEL_FOR[kind])
