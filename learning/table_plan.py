@@ -9,7 +9,9 @@ Two ways, as the teacher asks:
   the skill (a team of two, where the game has teams), one team to a table
   against a computer player, so the pair is never split by the start form's
   shuffling of teams. When the masters run out, the rest sit as in "same need".
-  A master joins one table at most, over all the groups of a class.
+  A master partners one pupil at most over all the groups of a class, and is
+  in no group (a pupil of a group sits at their own group's tables); the
+  pupils who need a partner most choose first (``partners``).
 
 The computer players' level fits the pupils: ``beginner`` for pupils who need
 the skill (a loss to a strong computer teaches nothing), ``greedy`` (the start
@@ -18,11 +20,15 @@ form's "medium") for pupils ready for the next step.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+
+from .groups import Group
 
 PUPILS_PER_TABLE = 2
 LEVEL_FOR = {"need": "beginner", "ready": "greedy"}
+# Who gets a master first: the pupils who need the skill most.
+PARTNER_ORDER = {"needs_help": 0, "avoids": 1, "not_enough": 2, "ready": 3}
 
 
 @dataclass(frozen=True)
@@ -66,38 +72,57 @@ def _same_need(pupils: Sequence[Hashable]) -> list[TablePlan]:
     return tables
 
 
+def partners(
+    groups: Sequence[Group], masters: Mapping[str, Sequence[Hashable]]
+) -> dict[Hashable, Hashable]:
+    """Pupil -> the master who shares their seat at a mixed table: ``masters``
+    gives each skill's masters, best first. A master partners one pupil at
+    most; "needs help" chooses before "avoids", then "not enough yet", then
+    "ready", each in the order of the groups and their members."""
+    wanting = sorted(
+        (PARTNER_ORDER[member.reason], g, m, group.skill, member.pupil_id)
+        for g, group in enumerate(groups)
+        for m, member in enumerate(group.members)
+    )
+    in_groups = {member.pupil_id for group in groups for member in group.members}
+    taken: set[Hashable] = set()
+    found: dict[Hashable, Hashable] = {}
+    for *_order, skill, pupil in wanting:
+        free = next(
+            (m for m in masters.get(skill, ()) if m not in taken and m not in in_groups), None
+        )
+        if free is not None:
+            taken.add(free)
+            found[pupil] = free
+    return found
+
+
 def plan(
     kind: str,
     pupils: Sequence[Hashable],
     *,
     mixed: bool = False,
-    masters: Iterable[Hashable] = (),
-    taken: set[Hashable] | None = None,
+    partners: Mapping[Hashable, Hashable] | None = None,
     teams: bool = True,
 ) -> Plan:
-    """The tables of one group (module docstring). ``masters`` are the partners
-    a mixed table may take, best first; ``taken`` (updated) holds the masters
-    other groups' tables already took. ``teams``: whether the game has teams;
-    without them a mixed table seats the two side by side."""
+    """The tables of one group (module docstring). ``partners`` (from
+    ``partners``) gives a mixed table's master for each pupil who has one.
+    ``teams``: whether the game has teams; without them a mixed table seats
+    the two side by side."""
     level = LEVEL_FOR.get(kind, "beginner")
-    if not mixed:
+    partners = partners or {}
+    if not mixed or not any(pupil in partners for pupil in pupils):
         return Plan(tuple(_same_need(pupils)), PUPILS_PER_TABLE, 1, level)
-    taken = set() if taken is None else taken
-    free = [m for m in masters if m not in taken and m not in pupils]
     tables: list[TablePlan] = []
     alone: list[Hashable] = []
     for pupil in pupils:
-        if not free:
+        master = partners.get(pupil)
+        if master is None:
             alone.append(pupil)
-            continue
-        master = free.pop(0)
-        taken.add(master)
-        if teams:
+        elif teams:
             tables.append(TablePlan(((master, pupil),), PUPILS_PER_TABLE - 1))
         else:
             tables.append(TablePlan(((master,), (pupil,)), 0))
-    if not tables:
-        return Plan(tuple(_same_need(pupils)), PUPILS_PER_TABLE, 1, level)
     if teams:
         # With teams of two, two pupils at one table would share a seat: a
         # pupil left without a partner sits alone against the computer.

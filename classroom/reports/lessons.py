@@ -40,7 +40,7 @@ from engine.numberquest.practice import DEFAULT_TURNS
 from learning import groups as grouping
 from learning import practice_effect
 from learning.skills import OPERATIONS, SKILLS
-from learning.table_plan import LEVEL_FOR, Plan, plan
+from learning.table_plan import LEVEL_FOR, Plan, partners, plan
 
 from .filters import GAME_NAMES
 from .services import ClassReport, avoidance_of, skill_name, summary_of
@@ -191,14 +191,14 @@ def _table_lines(chosen: Plan, labels: dict[Hashable, str]) -> list[str]:
         for seat in table.seats:
             names = [labels[pupil] for pupil in seat]
             if len(names) == 2:
-                seats.append(gettext("%(first)s with %(second)s, as a team") % {
+                seats.append(gettext("%(first)s and %(second)s as one team") % {
                     "first": names[0], "second": names[1]
                 })
             else:
                 seats.append(names[0])
         players = ", ".join(seats)
         if table.computers:
-            line = gettext("Table %(number)d: %(players)s and a computer player (%(level)s)")
+            line = gettext("Table %(number)d: %(players)s, against a computer player (%(level)s)")
             level = LEVEL_WORDS.get(chosen.computer_level, chosen.computer_level)
             lines.append(line % {"number": number, "players": players, "level": level})
         else:
@@ -214,21 +214,12 @@ def proposals(report: ClassReport, teacher, *, mixed: bool = False) -> LessonPro
     found = grouping.groups(pupils, gettext)
     by_pk = {row.pupil.pk: row.pupil for row in report.rows}
     labels = {pk: pupil.label for pk, pupil in by_pk.items()}
-    in_groups = {m.pupil_id for g in found for m in g.members}
-    partners = {}
-    for group in found:
-        masters = grouping.masters(pupils, group.skill)
-        # Masters who need nothing themselves first: they are free this lesson.
-        masters.sort(key=lambda pk: pk in in_groups)
-        partners[group] = masters
-    # A master sits at one table at most: the groups with the fewest masters
-    # choose first, needs before the ready, so the scarce ones go where needed.
-    taken: set[Hashable] = set()
-    plans = {}
-    for group in sorted(found, key=lambda g: (g.kind != "need", len(partners[g]))):
-        plans[group] = plan(
-            group.kind, group.pupil_ids, mixed=mixed, masters=partners[group], taken=taken
-        )
+    masters = {group.skill: grouping.masters(pupils, group.skill) for group in found}
+    paired = partners(found, masters) if mixed else {}
+    plans = {
+        group: plan(group.kind, group.pupil_ids, mixed=mixed, partners=paired)
+        for group in found
+    }
     lessons = []
     for group in found:
         choice = practice_choice(group.skill)

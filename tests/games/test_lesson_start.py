@@ -19,7 +19,8 @@ pytestmark = pytest.mark.django_db
 
 def plan_url(classroom, teacher, pupils, skill="mul", mixed=False, masters=()):
     choice = lessons.practice_choice(skill)
-    tables = plan("need", [p.pk for p in pupils], mixed=mixed, masters=[m.pk for m in masters])
+    paired = dict(zip((p.pk for p in pupils), (m.pk for m in masters), strict=False))
+    tables = plan("need", [p.pk for p in pupils], mixed=mixed, partners=paired)
     return lessons.start_url(classroom, teacher, skill, choice, tables)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from learning import groups, tally
-from learning.table_plan import plan
+from learning.table_plan import partners, plan
 from tests.learning.test_profiles import ADA, BEN, CLEO, DAN, EVE, Pupil
 
 OPS = ("add", "sub", "mul", "div")
@@ -102,13 +102,35 @@ def test_masters_partner_mixed_tables_and_none_is_taken_twice():
     pupils = class_of()
     assert groups.masters(pupils, "add") == ["Ada", "Ben", "Cleo", "Finn"]
     assert groups.masters(pupils, "div") == ["Ada"]
-    taken: set = set()
-    first = plan("need", ["Dan", "Eve"], mixed=True, masters=["Ada", "Finn"], taken=taken)
-    assert [t.seats for t in first.tables] == [(("Ada", "Dan"),), (("Finn", "Eve"),)]
-    assert first.team_size == 2 and all(t.computers == 1 for t in first.tables)
-    second = plan("need", ["Ben", "Cleo"], mixed=True, masters=["Ada", "Finn"], taken=taken)
-    assert not second.mixed and second.team_size == 1  # both masters are taken
-    assert second.seating() == {"Ben": 1, "Cleo": 1}
+    found = groups.groups(pupils)
+    masters = {g.skill: groups.masters(pupils, g.skill) for g in found}
+    paired = partners(found, masters)
+    # Only Ada is in no group: she partners the pupil who needs a master most
+    # (Eve needs help with +; Dan's + is only "not enough yet").
+    assert paired == {"Eve": "Ada"}
+    add = next(g for g in found if g.skill == "add")
+    mixed = plan("need", add.pupil_ids, mixed=True, partners=paired)
+    assert [t.seats for t in mixed.tables] == [(("Ada", "Eve"),), (("Dan",),)]
+    assert mixed.team_size == 2 and all(t.computers == 1 for t in mixed.tables)
+    assert mixed.seating() == {"Ada": 1, "Eve": 1, "Dan": 2}
+    # Nobody is seated by two groups' plans.
+    seated = [p for g in found
+              for p in plan(g.kind, g.pupil_ids, mixed=True, partners=paired).seating()]
+    assert len(seated) == len(set(seated))
+    # A group with no partner left sits as one need.
+    sub = next(g for g in found if g.skill == "sub")
+    alone = plan("need", sub.pupil_ids, mixed=True, partners=paired)
+    assert not alone.mixed and alone.team_size == 1
+
+
+def test_partners_go_to_needs_help_before_not_enough_yet():
+    one = groups.Group("add", "need", (
+        groups.Member("Dan", "not_enough", ""), groups.Member("Eve", "needs_help", ""),
+    ))
+    two = groups.Group("mul", "need", (groups.Member("Ben", "avoids", ""),))
+    masters = {"add": ["Ada", "Gus"], "mul": ["Gus"]}
+    assert partners([one, two], masters) == {"Eve": "Ada", "Ben": "Gus"}
+    assert partners([one], {"add": ["Dan", "Ada"]}) == {"Eve": "Ada"}  # Dan is in a group
 
 
 def test_same_need_tables_seat_two_and_give_the_odd_one_a_computer():
@@ -121,7 +143,7 @@ def test_same_need_tables_seat_two_and_give_the_odd_one_a_computer():
 
 
 def test_mixed_tables_without_teams_seat_the_pair_side_by_side():
-    side = plan("need", ["Eve", "Dan"], mixed=True, masters=["Ada"], teams=False)
+    side = plan("need", ["Eve", "Dan"], mixed=True, partners={"Eve": "Ada"}, teams=False)
     assert [t.seats for t in side.tables] == [(("Ada",), ("Eve",)), (("Dan",),)]
     assert side.team_size == 1
     assert side.seating() == {"Ada": 1, "Eve": 1, "Dan": 2}
