@@ -137,7 +137,7 @@ def why_text(choice: practice.Choice) -> str:
         "default": per_hundred(choice.default.rate),
     }
     lasts = gettext("a game lasts about %(turns)d table turns") % {"turns": choice.median_turns}
-    return f"{why}; {lasts}."
+    return gettext("%(why)s; %(lasts)s.") % {"why": why, "lasts": lasts}
 
 
 # ------------------------------------------------------------------ proposals
