@@ -173,6 +173,16 @@ def measure(repeat: int) -> None:
         print(f"  {kind:20} {statistics.median(times) * 1000:8.1f} {max(times) * 1000:8.1f}")
     bare = statistics.median(samples["bare"])
     print(f"  bare view rate in this run: {1 / bare:.0f} requests/s")
+    from classroom.reports import services
+
+    report = services.class_report(classroom)
+    spent = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        lessons.proposals(report, teacher)
+        spent.append(time.perf_counter() - started)
+    print(f"  the next lesson alone (groups, figures from the cache, tables, links): "
+          f"median {statistics.median(spent) * 1000:.1f} ms")
 
 
 def main() -> None:
