@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from classroom.reports import lessons
 from classroom.views.access import pupil_required
 
 from .. import live, poll_tokens, seating, services, watching
@@ -297,3 +298,40 @@ def _refresh_token(table: Table) -> live.Token:
     # Kept only if no pause or card committed since the table was read.
     live.publish(table.pk, stamp, due, session=table.session)
     return stamp, due
+
+
+@pupil_required
+@require_POST
+def practice_alone(request):
+    """"Let's practise ×!" on the pupil's home: a game alone against the
+    computer, set up for the pupil's next skill as the class report would set
+    it up for their group. A game of it already under way is joined again
+    rather than started twice."""
+    pupil = request.pupil
+    found = lessons.next_practice(pupil)
+    if found is None:
+        return redirect("classroom:pupil_home")
+    under_way = (
+        Table.objects.filter(
+            seats__pupil=pupil,
+            finished=False,
+            session__status=GameSession.Status.RUNNING,
+            session__practice_skill=found.skill,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if under_way is None:
+        session = services.start_session(
+            pupil.classroom,
+            pupil.classroom.teacher,
+            game=found.setup.game,
+            options=found.setup.options(),
+            pupils=[pupil],
+            table_size=2,
+            bot_level=found.computer_level,
+            seating={pupil.pk: 1},
+            practice_skill=found.skill,
+        )
+        under_way = session.tables.get()
+    return redirect("games:table_play", pk=under_way.pk)

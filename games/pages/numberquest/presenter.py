@@ -31,7 +31,7 @@ from games.pages.base import (
 
 from . import drawing as boards
 from .duration import duration_of, form_values
-from .options import NumberQuestOptions
+from .options import PRESET_LABELS, NumberQuestOptions
 
 # A calculation sent whole: at most one step fewer than the dice (four).
 MAX_STEPS = 3
@@ -334,6 +334,19 @@ class NumberQuestPresenter(Presenter):
         if move and move.get("invalid") in ("result", "balance"):
             return _("Type a number with the keypad.")
         return _("Tap a number, an operation and another number first.")
+
+    def options_initial(self, options: dict[str, Any]) -> dict[str, Any]:
+        shape = ("dice", "operations", "lo", "hi")
+        if all(key in options for key in shape):
+            return {
+                "preset": "custom",
+                "dice": options["dice"],
+                "operations": list(str(options["operations"])),
+                "lo": options["lo"],
+                "hi": options["hi"],
+            }
+        preset = options.get("preset")
+        return {"preset": preset} if preset in PRESET_LABELS else {}
 
     def options_preview(self, query) -> str | None:
         if not query.get("duration"):
