@@ -69,6 +69,13 @@ MEASURE = r"""() => {
     const fill = parse(s.fill);
     const alpha = fill && fill[3] * Number(s.fillOpacity) * opacity(text);
     const ink = fill && [fill[0], fill[1], fill[2], alpha];
+    // A stroke painted first and 2 px wide or more rings the glyphs: the fill
+    // is read on it, whatever lies further down (a pattern, another shape).
+    const ring = parse(s.stroke);
+    const haloed = ring && s.paintOrder.startsWith("stroke")
+      && parseFloat(s.strokeWidth) * (ctm ? Math.hypot(ctm.a, ctm.b) : 1) >= 2;
+    const halo = haloed
+      && [ring[0], ring[1], ring[2], ring[3] * Number(s.strokeOpacity) * opacity(text)];
     const points = [];
     for (const f of [0.3, 0.5, 0.7]) {
       const x = box.left + box.width * f, y = box.top + box.height / 2;
@@ -96,6 +103,8 @@ MEASURE = r"""() => {
       }
       let under = [255, 255, 255];
       for (const layer of layers.reverse()) under = over(layer, under);
+      if (halo && halo[3] >= 1) unknown = null;
+      if (halo) under = over(halo, under);
       points.push({covered, unknown, under, ink: ink && over(ink, under)});
     }
     found.push({
@@ -197,14 +206,23 @@ def test_every_svg_text_on_the_game_pages_reads_on_what_it_is_drawn_on(
 
 def test_the_measure_sees_faint_text_and_skips_what_a_token_hides(live_server, page):
     page.goto(live_server.url + "/healthz")
-    page.set_content("""<body style="background:#fff"><svg width="300" height="100">
+    page.set_content("""<body style="background:#fff"><svg width="500" height="100">
+      <defs><pattern id="dots" width="8" height="8" patternUnits="userSpaceOnUse">
+        <circle cx="4" cy="4" r="2" fill="#fff"/></pattern></defs>
       <rect width="100" height="100" fill="#3b6fd1"/><text x="30" y="50" fill="#1d2433"
         font-size="16" pointer-events="none">dark on blue</text>
       <text x="130" y="50" fill="#aaa" font-size="16">grey on white</text>
       <rect x="200" width="100" height="100" fill="#fff"/><text x="230" y="50" font-size="16"
-        fill="#eee">hidden</text><circle cx="250" cy="45" r="40" fill="#c62828"/></svg></body>""")
+        fill="#eee">hidden</text><circle cx="250" cy="45" r="40" fill="#c62828"/>
+      <rect x="300" width="200" height="100" fill="url(#dots) #f6a04d"/>
+      <text x="310" y="50" font-size="16" fill="#1d2433" stroke="#f6a04d"
+        style="paint-order: stroke; stroke-width: 5px">ringed</text>
+      <text x="400" y="50" font-size="16" fill="#1d2433">bare</text></svg></body>""")
     measured = {t["text"]: t for t in page.evaluate(MEASURE)}
     under = measured["dark on blue"]["points"][1]["under"]
     assert [round(v) for v in under] == [59, 111, 209]
     assert contrast(measured["grey on white"]["points"][1]["ink"], [255, 255, 255]) < 2.5
     assert all(p["covered"] for p in measured["hidden"]["points"])
+    ringed = measured["ringed"]["points"][1]
+    assert not ringed["unknown"] and [round(v) for v in ringed["under"]] == [246, 160, 77]
+    assert measured["bare"]["points"][1]["unknown"]  # on a pattern: cannot be read, so it fails
