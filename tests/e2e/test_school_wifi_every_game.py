@@ -98,7 +98,7 @@ def numberquest(classroom, teacher, pupils) -> tuple[Table, tuple]:
     return table, (
         lambda page: expect(page.locator(".prompt")).to_contain_text("You made 10!"),
         lambda page: page.get_by_role("button", name="Square 10"),
-        lambda page: expect(page.locator('svg.board g.sq[aria-label="10 · covered"]'))
+        lambda page: expect(page.locator('svg.board g.sq[aria-label^="10 · token of player"]'))
         .to_have_count(1),
     )
 
