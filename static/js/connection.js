@@ -32,6 +32,7 @@
           location.reload();
           return;
         }
+        document.dispatchEvent(new CustomEvent("numbo:own-answer"));
         htmx.swap(table, html, { swapStyle: "outerHTML" });
         say("sent");
         setTimeout(() => { if (!kept) say(""); }, 3000);
