@@ -46,15 +46,21 @@
     const active = document.activeElement;
     if (!last || (active && active !== document.body)) return;
     const same = [...document.querySelectorAll(last.selector)].filter(usable);
-    let next = own ? [...document.querySelectorAll("#table [data-next]")].find(usable) : null;
-    next = next || same.find((el) => el.textContent.trim() === last.text) ||
-      (last.keyed ? same[0] : null);
-    if (!next && own) {
-      next = document.querySelector("#table .note, #table [data-testid=feedback]");
-      if (next && !next.hasAttribute("tabindex")) next.setAttribute("tabindex", "-1");
+    const note = own && document.querySelector("#table .note, #table [data-testid=feedback]");
+    if (note && !note.hasAttribute("tabindex")) note.setAttribute("tabindex", "-1");
+    // The first that takes the focus: the same control may be there but no
+    // longer a control (the square the pawn was sent to).
+    const ways = [
+      own && [...document.querySelectorAll("#table [data-next]")].find(usable),
+      same.find((el) => el.textContent.trim() === last.text) || (last.keyed && same[0]),
+      note,
+      firstControl(),
+    ];
+    for (const next of ways) {
+      if (!next) continue;
+      next.focus({ preventScroll: true });
+      if (document.activeElement === next) break;
     }
-    if (!next) next = firstControl();
-    if (next) next.focus({ preventScroll: true });
   });
 
   function firstControl() {

@@ -264,9 +264,7 @@
   // tablet's keyboard over the keypad).
   function keepFocus(table, before, byKeys) {
     const form = formOf(table);
-    if (!form || !form.contains(before) || (before.isConnected && before.getClientRects().length)) {
-      return;
-    }
+    if (!form || (before.isConnected && before.getClientRects().length)) return;
     const build = form.querySelector("[data-build]");
     const { step, op, slot, position } = before.dataset;
     let next = null;
@@ -285,10 +283,11 @@
   }
 
   document.addEventListener("click", (event) => {
-    const before = document.activeElement;
-    tapped(event);
     const table = tableOf(event.target);
-    if (table && before && before !== document.body) keepFocus(table, before, event.detail === 0);
+    const before = document.activeElement;
+    const inForm = table && formOf(table) && formOf(table).contains(before);
+    tapped(event);
+    if (inForm) keepFocus(table, before, event.detail === 0);
   });
 
   function tapped(event) {
