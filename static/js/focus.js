@@ -4,8 +4,9 @@
 // away (the card laid, the step checked), focus goes to what the move brought:
 // the note or the lines about it, else the first control of the table. A page
 // that says where a move of the pupil's leads (data-next: the square of the
-// number just made, the first number of the next step) is followed first.
-// "Go to the board" (the play page's skip link) goes to that control too.
+// number just made, the first number of the next step) is followed first,
+// and before it the screen that asks who holds a shared tablet. "Go to the
+// board" (the play page's skip link) goes to that control too.
 (() => {
   const KEYS = ["id", "name", "value", "data-card", "data-key", "data-square", "data-step",
     "data-pupil", "aria-label", "href"];
@@ -51,7 +52,7 @@
     // The first that takes the focus: the same control may be there but no
     // longer a control (the square the pawn was sent to).
     const ways = [
-      own && [...document.querySelectorAll("#table [data-next]")].find(usable),
+      own && nextControl(),
       same.find((el) => el.textContent.trim() === last.text) || (last.keyed && same[0]),
       note,
       firstControl(),
@@ -63,6 +64,13 @@
     }
   });
 
+  // Where the table says the pupil goes next: the screen that asks who holds
+  // a shared tablet, above all, else the control marked data-next.
+  function nextControl() {
+    return [...document.querySelectorAll("#table .handover-ok:not(:checked)")].find(usable) ||
+      [...document.querySelectorAll("#table [data-next]")].find(usable);
+  }
+
   function firstControl() {
     return [...document.querySelectorAll(
       "#table button, #table input:not([type=hidden]), #table a[href], #table [tabindex='0']",
@@ -72,7 +80,7 @@
   document.addEventListener("click", (event) => {
     const skip = event.target.closest && event.target.closest("a[data-to-board]");
     if (!skip) return;
-    const to = [...document.querySelectorAll("#table [data-next]")].find(usable) || firstControl();
+    const to = nextControl() || firstControl();
     if (!to) return; // the link's own jump: the next Tab starts at the table
     event.preventDefault();
     to.focus();

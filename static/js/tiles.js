@@ -1,5 +1,5 @@
 // A row of tiles (radio buttons drawn as tiles: Number Quest's numbers and
-// operations, NUM-X's choices) is tapped tile by tile with the keyboard too. A
+// operations, NUM-X's choices and cards to swap) is tapped tile by tile with the keyboard too. A
 // browser stops Tab at one radio of a group and leaves the others to the arrow
 // keys, which a child, or a switch that sends Tab and Enter, does not know: Space
 // then picked only the first number. Here Tab and Shift+Tab stop at every tile,
@@ -7,15 +7,17 @@
 // the next row (or the answer box) instead of sending a half-made step. The
 // arrow keys still move along a row, as in any radio group.
 (() => {
-  const TILE = ".tiles input[type=radio]";
+  // NUM-X's cards to swap are tiles too: one row per player, one radio group.
+  const ROWS = ".tiles, .nx-pick-row";
   const CONTROLS = "input:not([type=hidden]), button, select, textarea, a[href], [tabindex]";
   let tabbing = null; // "on" or "back" while a Tab press moves the focus
 
   const usable = (el) => !el.disabled && el.tabIndex >= 0 && el.getClientRects().length > 0 &&
     !el.closest("[hidden], [inert]");
-  const rowOf = (tile) => [...tile.closest(".tiles").querySelectorAll(TILE)]
+  const isTile = (el) => el instanceof HTMLInputElement && el.type === "radio" && !!el.closest(ROWS);
+  // The tiles of one radio group, in the order of the page.
+  const rowOf = (tile) => [...(tile.form || document).querySelectorAll("input[type=radio]")]
     .filter((other) => other.name === tile.name && other.form === tile.form && usable(other));
-  const isTile = (el) => el instanceof HTMLInputElement && el.type === "radio" && !!el.closest(".tiles");
 
   // The control after this row, in the row's form (or its section): a row of
   // tiles is entered at the tile already picked, else at the first.
