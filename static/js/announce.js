@@ -1,14 +1,14 @@
 // What changed on the table, said by a screen reader without the pupil looking
 // for it: another player's move (the new lines of the table's log), the answer
 // to the pupil's own move (a refusal, or the lines about it when the focus is
-// elsewhere) and the turn coming to the pupil. One polite live region, outside
-// #table (#announcer): every swap replaces what is inside #table, and a region
-// swapped in whole is not read. Said only from what this pupil's page shows
-// (its log, its note, whether it is their turn), so it tells nothing the
-// page does not: no card of another hand.
+// elsewhere), the turn coming to the pupil, and the end of the game. One
+// polite live region, outside #table (#announcer): every swap replaces what is
+// inside #table, and a region swapped in whole is not read. Said only from
+// what this pupil's page shows (its log, its note, its status, whether it is
+// their turn), so it tells nothing the page does not: no card of another hand.
 (() => {
   const MOST_LINES = 4; // a poll that brings a whole computer's turn says its last lines
-  let seen = null; // what the table on screen says: {table, lines, yours}
+  let seen = null; // what the table on screen says: {table, lines, yours, over}
   let own = false; // the next table swapped in answers the pupil's own move
 
   const textOf = (el) => el.textContent.replace(/\s+/g, " ").trim();
@@ -18,6 +18,7 @@
       table,
       lines: [...table.querySelectorAll(".log li")].map(textOf),
       yours: table.hasAttribute("data-your-turn"),
+      over: table.hasAttribute("data-over"),
     };
   }
 
@@ -61,6 +62,9 @@
       ? answered(table)
       : newLines(seen.lines, now.lines).slice(0, MOST_LINES).reverse();
     if (now.yours && !seen.yours) said.push(document.getElementById("announcer").dataset.yourTurn);
+    // The end, as the status line says it: who won.
+    const status = table.querySelector("[data-testid=status]");
+    if (now.over && !seen.over && status) said.push(textOf(status));
     own = false;
     seen = now;
     say(said.filter(Boolean).join(" "));

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import live, services
+from games.models import GameSession
 from games.pages import engine_of
 
 from ..games.conftest import one_table
@@ -108,3 +109,15 @@ def test_another_pupils_draw_is_said_without_the_card(
     expect(lea.locator("#announcer")).to_have_text("Noah B. drew a card.", timeout=8000)
     drawn = state_of(table).drawn
     assert f'data-card="{drawn}"' not in lea.content()
+
+
+def test_the_end_of_the_game_is_said_as_the_status_says_it(
+    live_server, browser, browser_context_args, classroom, pupils, quest
+):
+    table = quest(current=1)
+    lea = open_table(browser, browser_context_args, live_server.url, classroom.code, pupils[0])
+    expect(lea.get_by_test_id("status")).to_contain_text("Noah B. is playing.")
+    services.set_status(table.session, GameSession.Status.ENDED)
+    status = lea.get_by_test_id("status")
+    expect(status).to_contain_text("The game is over!", timeout=8000)
+    expect(lea.locator("#announcer")).to_contain_text(status.inner_text())

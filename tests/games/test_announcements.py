@@ -1,7 +1,8 @@
 """What a screen reader is told of a table (static/js/announce.js): the new
-lines of the table's log, the note on the pupil's own move, and whether the
-turn is theirs, all read from the page the pupil is sent. Here those bytes,
-as another player's hidden hand changes: they must not change with it."""
+lines of the table's log, the note on the pupil's own move, whether the turn
+is theirs and the status line at the end, all read from the page the pupil
+is sent. Here those bytes, as another player's hidden hand changes: they
+must not change with it."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def _text(fragment: str) -> str:
 
 def said(page: str) -> dict:
     """What announce.js reads of a table: the log's lines, the note and the
-    lines about the pupil's move, whether it is their turn."""
+    lines about the pupil's move, whether it is their turn, whether the game
+    is over and the status line that says so."""
     opening = re.search(r'<div id="table"[^>]*>', page).group(0)
     log = re.search(r'<ul class="log"[^>]*>(.*?)</ul>', page, re.S)
     return {
@@ -38,6 +40,8 @@ def said(page: str) -> dict:
             _text(n) for n in re.findall(r'data-testid="feedback"[^>]*>(.*?)</p>', page, re.S)
         ],
         "your_turn": " data-your-turn" in opening,
+        "over": " data-over" in opening,
+        "status": _text(re.search(r'data-testid="status"[^>]*>(.*?)</p>', page, re.S).group(1)),
     }
 
 
