@@ -173,8 +173,12 @@ def test_number_quest_a_whole_turn_with_the_keys(
     now = step("3", "3", "6", right_tabs=2)
     assert now["type"] == "radio" and now["name"] == "4", now
     now = step("4", "6", "10", right_tabs=1)
-    # The number made: the focus is on its square, which Space taps.
+    # The number made: the focus is on its square, which Space taps. The
+    # Enter that checked the step, let go on the square, did not tap it.
     assert now["name"] == "Square 10" and now["role"] == "button", now
+    page.wait_for_timeout(300)
+    expect(page.locator(".prompt")).to_contain_text("You made 10!")
+    assert not Move.objects.filter(table=alone_with_the_computer, pupil=pupils[0]).exists()
     version = version_of(page)
     press(page, " ")
     moved(page, version)
