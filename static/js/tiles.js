@@ -1,11 +1,12 @@
 // A row of tiles (radio buttons drawn as tiles: Number Quest's numbers and
-// operations, NUM-X's choices and cards to swap) is tapped tile by tile with the keyboard too. A
-// browser stops Tab at one radio of a group and leaves the others to the arrow
-// keys, which a child, or a switch that sends Tab and Enter, does not know: Space
-// then picked only the first number. Here Tab and Shift+Tab stop at every tile,
-// as at a card or a button; Space or Enter picks the tile, and Enter goes on to
-// the next row (or the answer box) instead of sending a half-made step. The
-// arrow keys still move along a row, as in any radio group.
+// operations, NUM-X's choices and cards to swap) is tapped tile by tile with
+// the keyboard too. A browser stops Tab at one radio of a group and leaves the
+// others to the arrow keys, which a child, or a switch that sends Tab and
+// Enter, does not know: Space then picked only the first number. Here Tab and
+// Shift+Tab stop at every tile, as at a card or a button; Space or Enter picks
+// the tile, and Enter goes on to the next row (or the answer box) instead of
+// sending a half-made step. The arrow keys still move along a row, as in any
+// radio group.
 (() => {
   // NUM-X's cards to swap are tiles too: one row per player, one radio group.
   const ROWS = ".tiles, .nx-pick-row";
@@ -19,8 +20,8 @@
   const rowOf = (tile) => [...(tile.form || document).querySelectorAll("input[type=radio]")]
     .filter((other) => other.name === tile.name && other.form === tile.form && usable(other));
 
-  // The control after this row, in the row's form (or its section): a row of
-  // tiles is entered at the tile already picked, else at the first.
+  // The control after this row, in the row's form (or its section); in a row
+  // of tiles, the tile already picked, else the first.
   function after(tile) {
     const row = rowOf(tile);
     const last = row[row.length - 1];
