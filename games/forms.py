@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from classroom import roster
+from learning.skills import SKILLS
 
 from .models import GameSession
 from .pages import PAGES
@@ -50,14 +51,23 @@ class SessionForm(forms.Form):
     second_chance = forms.BooleanField(
         label=_("A second chance after a wrong step"), required=False
     )
+    # The skill a plan of the class report practises, kept through the post.
+    practice = forms.ChoiceField(
+        choices=[("", "")] + [(skill, skill) for skill in SKILLS],
+        required=False,
+        widget=forms.HiddenInput,
+    )
 
-    def __init__(self, *args, pupils=(), signed_in=(), **kwargs):
+    def __init__(self, *args, pupils=(), signed_in=(), options_initial=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(slug, page.pitch) for slug, page in PAGES.items()]
         # Every game's fields are on the page (the chosen one shows); only the
         # chosen game's are checked. Their names must not clash (tested).
+        options_initial = options_initial or {}
         self.game_options = {
-            slug: page.options_form(self.data if self.is_bound else None)
+            slug: page.options_form(
+                self.data if self.is_bound else None, initial=options_initial.get(slug)
+            )
             for slug, page in PAGES.items()
         }
         self.pupils = roster.label_each(roster.in_name_order(pupils))

@@ -40,6 +40,9 @@ class GameSession(models.Model):
     # the teacher's screen turns the cards (how many are turned so far).
     whole_class = models.BooleanField(_("the whole class at once"), default=False)
     cards_shown = models.PositiveSmallIntegerField(default=0)
+    # The skill the session was started to practise, from the class report's
+    # "Start these tables" ("" otherwise): its reports say what it changed.
+    practice_skill = models.CharField(_("skill practised"), max_length=20, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

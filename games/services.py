@@ -72,6 +72,7 @@ def start_session(
     seed: int | None = None,
     whole_class: bool = False,
     team_size: int = 1,
+    practice_skill: str = "",
 ) -> GameSession:
     """A session with its tables. `seating` maps a pupil id to a table number
     chosen by the teacher; everyone else is seated at random.
@@ -99,6 +100,7 @@ def start_session(
             bot_level=bot_level,
             whole_class=whole_class,
             cards_shown=1 if whole_class else 0,
+            practice_skill=practice_skill,
         )
         deck_seed = rng.randrange(2**31) if whole_class else None
         if whole_class:

@@ -16,6 +16,7 @@ urlpatterns = [
     path("tables/<int:pk>/projector/", teacher.table_projector, name="table_projector"),
     path("tables/<int:pk>/", play.table_play, name="table_play"),
     path("tables/<int:pk>/move/", play.table_move, name="table_move"),
+    path("me/practise/", play.practice_alone, name="practice_alone"),
 ]
 # A game with pages of its own (NMBR 9's whole-class cards) names them in its
 # page package, in this namespace.

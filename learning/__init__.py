@@ -26,5 +26,8 @@ Modules, each owning one idea
 ``opportunities``  whether a pupil avoids an operation they could have used
 ``tally``          all of the above for each pupil, one record at a time (streams)
 ``trend``          accuracy and estimate per week, for the charts
+``groups``         the next lesson's groups: each pupil's most pressing need, or the next step
+``table_plan``     tables for a group: two of one need, or mixed with a master as a team
+``practice_effect`` what a practice session changed: the last 10 before, the first 10 after
 ``i18n``           the ``N_`` marker: sentences are translated where they are shown
 """

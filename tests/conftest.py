@@ -38,6 +38,16 @@ def _clean_cache(request):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _language_put_back():
+    """A French request leaves French active in the thread (LocaleMiddleware
+    activates it and nothing deactivates it): the next test would read French."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture(scope="module")
 def worker():
     """A worker thread on the real broker when there is one; None when eager.

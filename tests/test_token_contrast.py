@@ -37,3 +37,19 @@ def ink_on(colour: str) -> str:
 def test_every_token_number_reads_on_its_colour():
     shown = {c: round(contrast(c, ink_on(c).replace("#fff", "#ffffff")), 2) for c in PLAYER_COLOURS}
     assert {c: ratio for c, ratio in shown.items() if ratio < 4.5} == {}
+
+
+def dot_ink_on(colour: str) -> str:
+    """The ink of the number on a player's dot beside their name (.dot-token)."""
+    rule = rf'\.dot-token\[style\*="{re.escape(colour)}" i\]'
+    own = re.search(rule + r" \{ color: (#[0-9a-f]{6}); \}", CSS, re.I)
+    if own:
+        return own.group(1)
+    return re.search(r"\.dot-token \{[^}]*?[; ]color: (#[0-9a-f]{3,6});", CSS, re.S).group(1)
+
+
+def test_every_dot_number_reads_on_its_colour():
+    shown = {
+        c: round(contrast(c, dot_ink_on(c).replace("#fff", "#ffffff")), 2) for c in PLAYER_COLOURS
+    }
+    assert {c: ratio for c, ratio in shown.items() if ratio < 4.5} == {}

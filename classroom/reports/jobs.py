@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 
 from classroom.models import Classroom, Pupil, ReportJob
 
-from . import exports, services
+from . import exports, lessons, services
 from .filters import ReportFilters
 
 log = logging.getLogger(__name__)
@@ -171,6 +171,8 @@ def run_recompute(job: ReportJob) -> None:
 
     _progress(job, done, total, job.cursor)
     services.recompute_pupils(ids, batch=batch, on_batch=after)
+    # The next lesson's figures, so the report page finds them in the cache.
+    lessons.warm()
     finish(job.pk, done=total, total=total)
 
 

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from .. import devices, play_list, pupil_auth, roster, selectors, throttle
 from ..forms import ClassCodeForm
 from ..pictures import PASSWORD_LENGTH, PASSWORD_PICTURES
+from ..reports import lessons
 from .access import pupil_required
 
 
@@ -142,7 +143,11 @@ def pupil_home(request):
         {"table": table, "title": title, "same_game_twice": titles[str(title)] > 1}
         for table, title in tables
     ]
-    return render(request, "classroom/pupil_home.html", {"games": games})
+    # With no game to play, the pupil may practise their next skill alone.
+    practice = None if games else lessons.next_practice(request.pupil)
+    return render(
+        request, "classroom/pupil_home.html", {"games": games, "practice": practice}
+    )
 
 
 @require_POST

@@ -17,7 +17,7 @@ from learning.opportunities import AVOID_MIN_CHANCES
 
 from .. import roster, selectors
 from ..models import ReportJob
-from ..reports import exports, jobs, services
+from ..reports import exports, jobs, lessons, services
 from ..reports.filters import ReportFilterForm, ReportFilters
 from .access import own_classroom, own_pupil, teacher_required
 
@@ -44,6 +44,8 @@ def class_report(request, pk: int):
     asked = request.GET.get("job", "")
     asked_job = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 12 else None
     query = urlencode(filters.as_params())
+    mixed = request.GET.get("mixed") == "1"
+    computed = report.live or report.updated_at
     return render(
         request,
         "classroom/report_class.html",
@@ -57,6 +59,9 @@ def class_report(request, pk: int):
             "large": len(report.rows) > jobs.EXPORT_INLINE_LIMIT,
             "formats": ("csv", "xlsx", "pdf"),
             "rules": services.RULES,
+            "lessons": lessons.proposals(report, request.user, mixed=mixed) if computed else None,
+            "mixed_url": _report_url(classroom, filters, mixed="1") + "#next-lesson",
+            "same_url": _report_url(classroom, filters) + "#next-lesson",
         },
     )
 
@@ -177,5 +182,6 @@ def pupil_report(request, pk: int):
             "classroom": pupil.classroom,
             "report": report,
             "avoid_min_chances": AVOID_MIN_CHANCES,
+            "practice_changes": lessons.pupil_changes(pupil),
         },
     )

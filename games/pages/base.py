@@ -239,6 +239,11 @@ class Presenter:
         when ``query`` asks for one; None otherwise."""
         return None
 
+    def options_initial(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The game's start-form fields showing these engine options (a plan
+        of the class report's "Start these tables"); {} shows the usual ones."""
+        return {}
+
     # ------------------------------------------------------------------ moves
 
     def read_move(self, post: QueryDict) -> dict[str, Any] | None:

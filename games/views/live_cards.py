@@ -161,10 +161,17 @@ def _trophy() -> str:
     return render_to_string("games/_trophy.html", {"size": 20})
 
 
+def _token_number(player: dict) -> str:
+    """The number on the player's token on the board: colour is not the only cue."""
+    index = player.get("index")
+    return str(index + 1) if isinstance(index, int) else ""
+
+
 def _player_html(player: dict) -> str:
     html = [
         '<li class="current">' if player["current"] else "<li>",
-        f'<span class="dot-token" style="background:{_shown(player["colour"])}"></span>',
+        f'<span class="dot-token" style="background:{_shown(player["colour"])}" aria-hidden="true">'
+        f'{_token_number(player)}</span>',
         # French puts a space before the colon: it is the translation's.
         _("%(name)s:") % {"name": _shown(player["name"])},
         f" <strong>{_shown(player['score'])}</strong>",

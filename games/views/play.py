@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from classroom.reports import lessons
 from classroom.views.access import pupil_required
 
 from .. import live, poll_tokens, seating, services, watching
@@ -20,6 +21,11 @@ from .tables import poll_token, seat_names, table_context
 
 PLAYABLE = ["running", "paused", "ended"]
 TAP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# The answer to a move names what became of it (services.PlayResult.status, or
+# "refused" for a form the page could not read): a tablet that sent the move
+# again after the wifi dropped says "arrived" only when it counts
+# (static/js/connection.js).
+MOVE_HEADER = "Numbo-Move"
 
 
 def _pupil_table(request, pk: int) -> Table:
@@ -136,9 +142,11 @@ def table_move(request, pk: int):
     move = shown.read_move(request.POST)
     if move is None or "invalid" in move:
         table = _pupil_table(request, pk)
-        return _answer(
+        response = _answer(
             request, table, note=shown.invalid_note(move), note_kind="error", posted=request.POST
         )
+        response[MOVE_HEADER] = "refused"
+        return response
     version = request.POST.get("version", "")
     try:
         outcome = services.play(
@@ -154,6 +162,13 @@ def table_move(request, pk: int):
         )
     except Table.DoesNotExist as gone:
         raise Http404 from gone
+    response = _answer_to(request, pk, outcome, shown)
+    response[MOVE_HEADER] = outcome.status
+    return response
+
+
+def _answer_to(request, pk: int, outcome: services.PlayResult, shown) -> HttpResponse:
+    """The table after the move, with what the pupil is told about it."""
     # An applied move's table is the one play() saved, seats and pupils with it.
     table = outcome.table if outcome.status in ("applied", "kept") else _pupil_table(request, pk)
     if outcome.status == "stale":
@@ -283,3 +298,40 @@ def _refresh_token(table: Table) -> live.Token:
     # Kept only if no pause or card committed since the table was read.
     live.publish(table.pk, stamp, due, session=table.session)
     return stamp, due
+
+
+@pupil_required
+@require_POST
+def practice_alone(request):
+    """"Let's practise ×!" on the pupil's home: a game alone against the
+    computer, set up for the pupil's next skill as the class report would set
+    it up for their group. A game of it already under way is joined again
+    rather than started twice."""
+    pupil = request.pupil
+    found = lessons.next_practice(pupil)
+    if found is None:
+        return redirect("classroom:pupil_home")
+    under_way = (
+        Table.objects.filter(
+            seats__pupil=pupil,
+            finished=False,
+            session__status=GameSession.Status.RUNNING,
+            session__practice_skill=found.skill,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if under_way is None:
+        session = services.start_session(
+            pupil.classroom,
+            pupil.classroom.teacher,
+            game=found.setup.game,
+            options=found.setup.options(),
+            pupils=[pupil],
+            table_size=2,
+            bot_level=found.computer_level,
+            seating={pupil.pk: 1},
+            practice_skill=found.skill,
+        )
+        under_way = session.tables.get()
+    return redirect("games:table_play", pk=under_way.pk)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from classroom.reports import services
+from classroom.reports import lessons, services
 from classroom.reports.filters import GAME_NAMES
 from classroom.views.access import teacher_required
 from games.models import GameSession
@@ -27,6 +27,8 @@ def session_report(request, pk: int):
             "classroom": session.classroom,
             "game": GAME_NAMES.get(session.game, session.game),
             "tables": tables,
+            "practice": services.skill_name(session.practice_skill),
+            "changes": lessons.session_changes(session),
             # A session may be over at every table without the teacher's end.
             "all_finished": bool(tables)
             and all(entry["finished"] and not entry["ended_early"] for entry in tables),

@@ -14,6 +14,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from classroom.reports import lessons
+from classroom.reports.services import skill_name
 from classroom.views.access import own_classroom, teacher_required
 from engine.core import IllegalMove
 
@@ -40,7 +42,10 @@ def session_new(request, pk: int):
             preview = page.options_preview(request.GET)
             if preview is not None:
                 return HttpResponse(preview)
-    form = SessionForm(request.POST or None, pupils=pupils, signed_in=signed_in)
+    if request.method == "POST":
+        form = SessionForm(request.POST, pupils=pupils, signed_in=signed_in)
+    else:
+        form = _planned_form(request, classroom, pupils, signed_in)
     if request.method == "POST" and form.is_valid():
         try:
             session = services.start_session(
@@ -55,6 +60,7 @@ def session_new(request, pk: int):
                 bot_level=form.cleaned_data["bot_level"] or "",
                 seating=form.cleaned_data["seating"],
                 whole_class=form.cleaned_data["whole_class"],
+                practice_skill=form.cleaned_data.get("practice") or "",
             )
         except IllegalMove as refusal:
             form.add_error(None, refusal.reason)
@@ -70,7 +76,38 @@ def session_new(request, pk: int):
             "classroom": classroom,
             "form": form,
             "signed_in": len(signed_in),
+            "practice": skill_name(form["practice"].value() or ""),
         },
+    )
+
+
+def _planned_form(request, classroom, pupils, signed_in) -> SessionForm:
+    """The start form, filled in from a plan of the class report when the
+    address carries one (``?plan=``): its game, options, pupils and seats, for
+    the teacher to change or accept. A plan that cannot be trusted leaves the
+    usual form, with a message saying why."""
+    token = request.GET.get("plan", "")
+    if not token:
+        return SessionForm(pupils=pupils, signed_in=signed_in)
+    plan, refused = lessons.read_plan(token, classroom, request.user)
+    if plan is None or plan.game not in PAGES:
+        messages.error(request, refused or str(lessons.BROKEN))
+        return SessionForm(pupils=pupils, signed_in=signed_in)
+    # Only this class's pupils have fields: a seat for anyone else is dropped.
+    initial = {f"table_{p.pk}": str(plan.seating.get(p.pk, 0)) for p in pupils}
+    initial.update(
+        game=plan.game,
+        table_size=plan.table_size,
+        team_size=plan.team_size,
+        bot_level=plan.computer_level,
+        practice=plan.skill,
+    )
+    options = PAGES[plan.game].options_initial(plan.options)
+    return SessionForm(
+        initial=initial,
+        pupils=pupils,
+        signed_in=signed_in,
+        options_initial={plan.game: options},
     )
 
 

@@ -79,9 +79,18 @@
     return "";
   }
 
+  // What the pupil has built, kept through a reload (drafts.js).
+  function keep() {
+    if (window.numboDraft && play) {
+      const { picked, ops, results, steps, cur } = play;
+      window.numboDraft.save("nambarz", { picked, ops, results, steps, cur });
+    }
+  }
+
   function render(table) {
     const form = formOf(table);
     if (!form) return;
+    keep();
     const first = play.picked.length ? cardButton(table, play.picked[0]) : null;
     table.querySelectorAll(".ncard").forEach((button) => {
       const at = play.picked.indexOf(Number(button.dataset.card));
@@ -382,6 +391,7 @@
     box.value = box.value.replace(/\D/g, "").slice(0, 7);
     if (box.dataset.step === "free") {
       play.cur.result = box.value;
+      keep();
       const next = box.closest(".nz-step").querySelector(".nz-next");
       next.disabled = !(play.cur.a !== undefined && play.cur.b !== undefined && play.cur.op &&
         /^\d{1,7}$/.test(box.value));
@@ -389,6 +399,7 @@
     }
     const step = Number(box.dataset.step);
     play.results[step] = box.value;
+    keep();
     const next = table.querySelectorAll(".nz-step")[step + 1];
     if (next) next.querySelector(".nz-num").textContent = box.value || "…";
     showButtons(table, formOf(table));
@@ -424,13 +435,18 @@
 
   // A new table page: start empty, or bring back the play the server refused
   // (same version: all the pupil typed) or found a wrong result in (the next
-  // version, retrying: up to the wrong step).
+  // version, retrying: up to the wrong step), or the play being built on this
+  // board before a reload or a redraw.
   function setUp() {
     const table = document.querySelector("#table.nz");
     if (!table) return;
     const saved = JSON.parse(sessionStorage.getItem(KEY) || "null");
     const version = Number(table.dataset.version);
+    const draft = window.numboDraft && window.numboDraft.read("nambarz");
     play = fresh(table);
+    if (draft && formOf(table) && draft.picked.every((id) => cardButton(table, id))) {
+      play = { ...play, ...draft };
+    }
     const refused = saved && saved.version === version;
     if (saved && saved.table === table.dataset.table && formOf(table) &&
         (refused || (table.dataset.retrying && saved.version + 1 === version))) {

@@ -6,7 +6,8 @@
 // server checks it again). Whether a spot is legal comes from the page's list
 // of legal placements (the engine's, they are the rules); the reasons are only
 // words for a spot that is not in the list. A redrawn table (another player
-// placed, a refusal) keeps the tile where it was for the same card.
+// placed, a refusal) keeps the tile where it was for the same card, and so
+// does a reload (drafts.js).
 (() => {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
@@ -55,6 +56,8 @@
     ];
 
     let tile = { rotation: 0, x: null, y: null };
+    // After a reload, the tile as it was turned and moved on this board (drafts.js).
+    if (!memory && window.numboDraft) memory = window.numboDraft.read("nmbr9");
     if (memory && memory.key === data.key) tile = { ...memory };
 
     function clamp() {
@@ -94,6 +97,8 @@
     }
 
     function draw() {
+      memory = { key: data.key, ...tile };
+      if (window.numboDraft) window.numboDraft.save("nmbr9", memory);
       cardTiles.forEach((svg) => {
         svg.style.display = Number(svg.dataset.rotation) === tile.rotation ? "" : "none";
       });
@@ -145,7 +150,6 @@
       form.elements.y.value = tile.y;
       form.elements.level.value = verdict.level;
       button.disabled = !verdict.ok;
-      memory = { key: data.key, ...tile };
     }
 
     function centreOn(px, py) {

@@ -17,6 +17,7 @@
   const KEY = "numbo.numberquest.steps";
   const SYMBOLS = { "+": "+", "-": "−", "*": "×", "/": "÷" };
   const MAX_MS = 10 * 60 * 1000; // the engine counts no step as longer (MAX_STEP_MS)
+  const RETRY_MS = 2000;
   // { at: "move url @ version", steps: [{left, op, right, result, ms, made}] }: made
   // marks a last step whose number waits for the tap on its square.
   let kept = null;
@@ -373,11 +374,18 @@
       headers = {};
     }
     sendingKept = true;
+    let again = false;
     fetch(url, {
       method: "POST", body, credentials: "same-origin", headers: { ...headers, "HX-Request": "true" },
     }).then((answer) => {
-      // A server error: kept for the next time the page is drawn. Any other
-      // answer (recorded, or refused for good) ends it.
+      // No answer yet (the wifi, a proxy while the server restarts): again in
+      // a moment, as connection.js does for a move. A server error: kept for
+      // the next time the page is drawn. Any other answer (recorded, or
+      // refused for good) ends it.
+      if (answer.status >= 502) {
+        again = true;
+        return;
+      }
       if (answer.status >= 500) return;
       kept = null;
       forget();
@@ -388,7 +396,10 @@
         document.dispatchEvent(new CustomEvent("numbo:own-answer"));
         htmx.swap(shown, html, { swapStyle: "outerHTML" });
       });
-    }).catch(() => {}).finally(() => { sendingKept = false; });
+    }).catch(() => { again = true; }).finally(() => {
+      sendingKept = false;
+      if (again) setTimeout(() => sendKeptAfterEnd(document), RETRY_MS);
+    });
   }
 
   // A new table drawn (a move's answer, a poll, a reload): the steps kept for

@@ -58,6 +58,7 @@
       malus.querySelector("button[type=submit]").disabled = picked.length !== count;
     }
     kept = { table: table.dataset.table, version: table.dataset.version, picked };
+    if (window.numboDraft) window.numboDraft.save("numx", picked);
   }
 
   function tap(table, button) {
@@ -134,10 +135,12 @@
     const table = document.querySelector("#table.nx");
     if (!table) return;
     const here = buttons(table).map(pickOf);
-    picked = [];
-    if (kept.table === table.dataset.table && kept.version === table.dataset.version) {
-      picked = kept.picked.filter((p) => here.some((h) => same(h, p)));
-    }
+    // The cards tapped on this version, else on this board before a reload
+    // or another player's move (drafts.js).
+    const draft = window.numboDraft && window.numboDraft.read("numx");
+    let before = draft || [];
+    if (kept.table === table.dataset.table && kept.version === table.dataset.version) before = kept.picked;
+    picked = before.filter((p) => here.some((h) => same(h, p)));
     table.querySelectorAll(".xcard[data-must][data-pick]").forEach((button) => {
       const pick = pickOf(button);
       if (!picked.some((p) => same(p, pick))) picked.unshift(pick);

@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.db.models import F
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -37,7 +38,9 @@ def deal_turn(table: Table, hands: list[list[int]], target: int) -> None:
     deal(table, hands, target)
     table.refresh_from_db()
     state = replace(ENGINE.from_json(table.state), pending="", drawn=None, retrying=False)
-    Table.objects.filter(pk=table.pk).update(state=state.to_json())
+    # A new turn is a new version: the calculation the tablet kept for the
+    # last one does not come back after a reload (static/js/drafts.js).
+    Table.objects.filter(pk=table.pk).update(state=state.to_json(), version=F("version") + 1)
     live.bump(table.pk)
 
 

@@ -38,7 +38,7 @@ WHOLE_CONTEXT_CARD = """{% load i18n %}<article id="live-table-{{ table.pk }}" c
   <h2>{% blocktranslate with n=table.number %}Table {{ n }}{% endblocktranslate %}</h2>
 {% if table.finished %}  <p class="over-flag" data-testid="table-over">{% translate "The game is over." %}</p>
 {% endif %}  <div class="mini-board">{{ board_html }}</div>
-  <ul class="mini-players">{% for p in players %}<li{% if p.current %} class="current"{% endif %}><span class="dot-token" style="background:{{ p.colour }}"></span>{% blocktranslate with name=p.name %}{{ name }}:{% endblocktranslate %} <strong>{{ p.score }}</strong>{% if p.current %} ← {% translate "turn" %}{% endif %}{% if p.winner %} {% include "games/_trophy.html" with size=20 %}<span class="vh">{% translate "wins" %}</span>{% endif %}</li>{% endfor %}</ul>
+  <ul class="mini-players">{% for p in players %}<li{% if p.current %} class="current"{% endif %}><span class="dot-token" style="background:{{ p.colour }}" aria-hidden="true">{{ p.index|add:1 }}</span>{% blocktranslate with name=p.name %}{{ name }}:{% endblocktranslate %} <strong>{{ p.score }}</strong>{% if p.current %} ← {% translate "turn" %}{% endif %}{% if p.winner %} {% include "games/_trophy.html" with size=20 %}<span class="vh">{% translate "wins" %}</span>{% endif %}</li>{% endfor %}</ul>
   {% if stuck %}<p class="stuck-flag">⚠ {% blocktranslate with name=current_name why=stuck %}{{ name }} seems stuck: {{ why }}.{% endblocktranslate %}</p>{% endif %}
   {% if last_calculation %}<p class="last-move" data-testid="last-calculation">{{ last_calculation }}</p>{% endif %}
   <a class="btn secondary" href="{% url 'games:table_projector' table.pk %}">{% translate "Full screen" %}</a>

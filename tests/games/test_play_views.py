@@ -145,6 +145,23 @@ def test_a_double_tap_places_one_move(start, pupil_client):
     assert Move.objects.count() == 1
 
 
+def test_each_answer_to_a_move_names_what_became_of_it(start, pupil_client):
+    """A tablet that sent a move again after the wifi dropped reads whether it
+    counts from the answer, not from its words."""
+    session, table = start()
+    state = state_of(table)
+    fields = step_fields(state, move_id="kept-tap")
+    assert post_move(pupil_client, table, **fields)["Numbo-Move"] == "applied"
+    # The first sending arrived but its answer was lost: the same tap again.
+    assert post_move(pupil_client, table, **fields)["Numbo-Move"] == "replayed"
+    stale = post_move(pupil_client, table, **step_fields(state, move_id="other-tap"))
+    assert stale["Numbo-Move"] == "stale"
+    table.refresh_from_db()
+    wrong = {"type": "place", "square": "-4"}
+    assert post_move(pupil_client, table, **wrong)["Numbo-Move"] == "refused"
+    assert Move.objects.count() == 1
+
+
 def test_a_stale_tab_gets_the_new_board_and_a_note(start, pupil_client):
     session, table = start()
     state = state_of(table)

@@ -383,6 +383,7 @@ class NambarzPresenter(Presenter):
             "your_turn": your_turn,
             "current_name": names.get(state.current, ""),
             "current_colour": PLAYER_COLOURS[state.current % 4],
+            "current_number": state.current + 1,
             "stuck_player": None if over else state.current,
             "pile": view["pile"],
             "hand_hidden": hand_hidden and player is not None,

@@ -4,8 +4,11 @@ Coordinates are in cells (one grid square = 1 unit), so a template's
 ``viewBox`` is the board in cells and a tap maps straight back to a cell. A
 tile stays on its own grid cells at every level, so what a pupil taps is where
 it goes; height shows through colour (each level warmer and darker than the
-one below), a shadow that grows with the level, and a small badge with the
-level number on every tile above the table. The digit is written on each tile.
+one below), a shadow that grows with the level, a hatching from level 2 up
+(slanted on even levels, crossed on odd ones) and a badge with the level
+number on every tile above the table: under deuteranopia the yellow of level 1
+and the orange of level 2 look alike, so colour is never the only cue. The
+digit is written on each tile.
 
 Everything a picture needs is an attribute of the SVG itself (no stylesheet):
 the same pictures appear on the teacher's live view and projector pages.
@@ -45,6 +48,28 @@ def level_fill(level: int) -> str:
 def level_ink(level: int) -> str:
     """The colour of the writing on a tile of this level (readable on its fill)."""
     return DARK_INK if level <= 3 else LIGHT_INK
+
+
+def level_hatch(level: int) -> str:
+    """The hatching of a level's tiles: none on the table and on level 1,
+    slanted on even levels, crossed on odd ones from 3: two levels that touch
+    never share one."""
+    if level < 2:
+        return ""
+    return "slant" if level % 2 == 0 else "cross"
+
+
+def hatch_path(cells: Iterable[Cell], hatch: str) -> str:
+    """Lines across every cell, half a cell apart, that join from cell to cell
+    into one hatching over the tile."""
+    if not hatch:
+        return ""
+    parts = []
+    for x, y in sorted(cells):
+        parts.append(f"M{x} {_num(y + .5)}l.5 -.5M{x} {y + 1}l1 -1M{_num(x + .5)} {y + 1}l.5 -.5")
+        if hatch == "cross":
+            parts.append(f"M{_num(x + .5)} {y}l.5 .5M{x} {y}l1 1M{x} {_num(y + .5)}l.5 .5")
+    return "".join(parts)
 
 
 def _num(value: float) -> str:
@@ -104,11 +129,12 @@ def tile_picture(tile: Tile, *, faint: bool = False) -> dict[str, Any]:
         "edge": EDGE,
         "surface": cells_path(cells),
         "outline": outline_path(cells),
+        "hatch": hatch_path(cells, level_hatch(tile.level)),
         "shadow": _num(shadow) if shadow else "",
         "label_x": _num(label[0] + 0.5),
         "label_y": _num(label[1] + 0.5),
-        "badge_x": _num(badge[0] + 0.3),
-        "badge_y": _num(badge[1] + 0.3),
+        "badge_x": _num(badge[0] + 0.4),
+        "badge_y": _num(badge[1] + 0.4),
         "faint": faint,
     }
 
@@ -166,7 +192,12 @@ def stack_picture(
         "count": len(placed),
         "top_level": top,
         "levels": [
-            {"level": level, "fill": level_fill(level), "ink": level_ink(level)}
+            {
+                "level": level,
+                "fill": level_fill(level),
+                "ink": level_ink(level),
+                "hatch": level_hatch(level),
+            }
             for level in range(top + 1)
         ],
     }

@@ -473,7 +473,12 @@ class Nmbr9Presenter(Presenter):
         # While placing, the colour of the level a tile could climb to as well.
         shown_levels = stack.top + (2 if mine in ("place", "wait", "card_wait") else 1)
         part["legend"] = [
-            {"level": level, "fill": stacks.level_fill(level), "ink": stacks.level_ink(level)}
+            {
+                "level": level,
+                "fill": stacks.level_fill(level),
+                "ink": stacks.level_ink(level),
+                "hatch": stacks.level_hatch(level),
+            }
             for level in range(min(max(shown_levels, 1), len(stacks.LEVEL_FILLS)))
         ]
         if mine in ("place", "wait") and state.card is not None:

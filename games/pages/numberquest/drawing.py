@@ -29,6 +29,22 @@ BAND_COLOURS = {
     "red": "#e4646a",
 }
 
+# Each colour of the board has its own pattern too (``_patterns.html`` draws
+# them): under protanopia orange and green, blue and violet, red and the dark
+# look alike, and in grey nothing but the pattern tells the bands apart. The
+# legend under the board shows each pattern with what its squares pay.
+BAND_PATTERNS = {
+    "orange": "dots",
+    "turquoise": "lines",
+    "yellow": "slant",
+    "blue": "upright",
+    "green": "checks",
+    "violet": "cross",
+    "red": "zigzag",
+}
+# What ``_patterns.html`` defines: each colour, filled with its pattern.
+PATTERN_DEFS = tuple((colour, fill, BAND_PATTERNS[colour]) for colour, fill in BAND_COLOURS.items())
+
 
 @functools.lru_cache(maxsize=4096)  # the same lattice on every board: compute each hexagon once
 def _corners(cx: float, cy: float, radius: float) -> str:
@@ -80,7 +96,23 @@ def diamond(
         "height": round(height, 1),
         "cells": cells,
         "token_radius": round(RADIUS * 0.55, 1),
+        "patterns": PATTERN_DEFS,
     }
+
+
+def bands(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The colours of the squares in play, top to bottom, each with its
+    pattern and what it pays: the board's legend."""
+    seen: dict[str, dict[str, Any]] = {}
+    for s in view["board"]["squares"]:
+        if s["on_board"] and s["colour"] not in seen:
+            seen[s["colour"]] = {
+                "colour": s["colour"],
+                "fill": BAND_COLOURS[s["colour"]],
+                "pattern": BAND_PATTERNS[s["colour"]],
+                "pays": s["pays"],
+            }
+    return sorted(seen.values(), key=lambda band: band["pays"])
 
 
 def winning_chain(view: dict[str, Any]) -> set[int]:

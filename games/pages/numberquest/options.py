@@ -27,6 +27,7 @@ BANK_CHOICES = [
     ("on", _("Pupils type their new balance")),
     ("off", _("Numbo keeps the bank")),
 ]
+VARIANT_FIELDS = ("dice", "operations", "lo", "hi")
 END_CHOICES = [
     ("each_colour", _("A player covers one square of each colour")),
     ("colour_full", _("One colour of the board is full")),
@@ -114,4 +115,5 @@ class NumberQuestOptions(forms.Form):
         """How long the chosen variant lasts, for the line under the presets."""
         if self.is_bound:
             return duration_of(form_values(self.data))
-        return duration_of({"preset": self["preset"].value()})
+        # Unbound, the form shows its initial values: a plan's own variant too.
+        return duration_of({key: self[key].value() for key in ("preset", *VARIANT_FIELDS)})

@@ -31,12 +31,30 @@ from games.pages.base import (
 
 from . import drawing as boards
 from .duration import duration_of, form_values
-from .options import NumberQuestOptions
+from .options import PRESET_LABELS, NumberQuestOptions
 
 # A calculation sent whole: at most one step fewer than the dice (four).
 MAX_STEPS = 3
 STEP_FIELDS = ("left", "op", "right", "result")
 CALCULATION_EVENTS = {"calculated", "wrong_step", "try_again", "could_have_made", "no_number"}
+
+
+# The board's colours by name, for its legend (what the end options say: "a
+# colour full", "a token on every colour").
+BAND_NAMES = {
+    "orange": gettext_lazy("orange"),
+    "turquoise": gettext_lazy("turquoise"),
+    "yellow": gettext_lazy("yellow"),
+    "blue": gettext_lazy("blue"),
+    "green": gettext_lazy("green"),
+    "violet": gettext_lazy("violet"),
+    "red": gettext_lazy("red"),
+}
+
+
+def legend_bands(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The board's colours in play with their patterns and payouts, named."""
+    return [{**band, "name": str(BAND_NAMES[band["colour"]])} for band in boards.bands(view)]
 
 
 # Every table's board is a new arrangement of the same few hundred squares (a
@@ -317,6 +335,19 @@ class NumberQuestPresenter(Presenter):
             return _("Type a number with the keypad.")
         return _("Tap a number, an operation and another number first.")
 
+    def options_initial(self, options: dict[str, Any]) -> dict[str, Any]:
+        shape = ("dice", "operations", "lo", "hi")
+        if all(key in options for key in shape):
+            return {
+                "preset": "custom",
+                "dice": options["dice"],
+                "operations": list(str(options["operations"])),
+                "lo": options["lo"],
+                "hi": options["hi"],
+            }
+        preset = options.get("preset")
+        return {"preset": preset} if preset in PRESET_LABELS else {}
+
     def options_preview(self, query) -> str | None:
         if not query.get("duration"):
             return None
@@ -385,6 +416,7 @@ class NumberQuestPresenter(Presenter):
                 move_id="",
             ),
             "last_calculation": self.event_text(calculation, names) if calculation else "",
+            "bands": legend_bands(view),
         }
 
     def context(self, table, state, view: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
@@ -455,6 +487,7 @@ class NumberQuestPresenter(Presenter):
                 move_id=base["move_id"],
                 offers=may_keep,
             ),
+            "bands": legend_bands(view),
             # The status line says the game is over: the log does not say it again.
             "log": [t for e, t in texts if t and e.get("kind") != "game_over"][:5],
             "last_calculation": calculations[0] if calculations else "",

@@ -26,6 +26,12 @@ def colour_of(player: int) -> str:
     return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
 
 
+def _owner(trick: dict[str, Any]) -> int:
+    """Whose trick it is now: who completed it with a Rainbow, else who laid it."""
+    completed = trick.get("completed_by")
+    return completed if completed is not None else trick["player"]
+
+
 def row_of(row: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A score row as the table shows it: faces, or backs without a name."""
     return [
@@ -82,9 +88,8 @@ def tricks(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         shown.append({
             "index": index,
             "owner": names.get(trick["player"], "?"),
-            "owner_colour": colour_of(trick["completed_by"]
-                                      if trick.get("completed_by") is not None
-                                      else trick["player"]),
+            "owner_colour": colour_of(_owner(trick)),
+            "owner_number": _owner(trick) + 1,
             "completed_by": names.get(trick["completed_by"], "?")
             if trick.get("completed_by") is not None else "",
             "cards": [drawing.face(c) for c in trick["cards"]],
@@ -184,7 +189,8 @@ def _add_target(entry: dict[str, Any], move: dict[str, Any], names: dict[int, st
         # Éclair's radio buttons show the other rows as the table does: a
         # face-down card is picked blind, by its place.
         other = entry["theirs"].setdefault(target, {
-            "name": names.get(target, "?"), "colour": colour_of(target), "cards": [],
+            "name": names.get(target, "?"), "colour": colour_of(target), "number": target + 1,
+            "cards": [],
             "row": row_of(view["rows"][target]),
         })
         value = f"{target}:{move['theirs']}"

@@ -132,7 +132,7 @@ def squares(mark_ultimates: bool, mark_elevated: bool) -> tuple[dict[str, Any], 
                 "flag": flag(cx, cy) if kind == "finish" else "",
                 "badge": badge,
                 "source": ELEVATED.get(square),
-                "badge_y": round(cy - 11.5, 1) if kind == "elevated" else round(cy + 19, 1),
+                "badge_y": round(cy - 13, 1) if kind == "elevated" else round(cy + 16.5, 1),
                 "pawn_names": [],
                 "outline": "",
             }

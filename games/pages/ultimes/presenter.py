@@ -266,6 +266,7 @@ class UltimesPresenter(Presenter):
             "your_turn": your_turn,
             "current_name": names.get(turn, ""),
             "current_colour": PLAYER_COLOURS[turn % 4],
+            "current_number": turn + 1,
             "stuck_player": None if over else turn,
             "board_html": track_html(
                 table, view, names, tappable=tappable, move_id=base["move_id"], phase=phase
