@@ -120,6 +120,7 @@
           location.reload();
           return;
         }
+        document.dispatchEvent(new CustomEvent("numbo:own-answer"));
         htmx.swap(table, html, { swapStyle: "outerHTML" });
         answered(status);
       });

@@ -266,7 +266,40 @@
     formOf(table).querySelector(`[data-act="${kind}"]`).click();
   }
 
+  // The calculation is drawn again at each tap: the focus on a control drawn
+  // again goes to the same control in the new drawing, or on to what comes
+  // next. An operation picked with the keyboard (a click without a pointer)
+  // goes on to its result box; by touch it does not (a box focused opens the
+  // tablet's keyboard over the keypad).
+  function keepFocus(table, before, byKeys) {
+    const form = formOf(table);
+    if (!form || (before.isConnected && before.getClientRects().length)) return;
+    const build = form.querySelector("[data-build]");
+    const { step, op, slot, position } = before.dataset;
+    let next = null;
+    if (before.matches(".nz-op")) {
+      next = (byKeys && build.querySelector(`input[data-step="${step}"]`)) ||
+        build.querySelector(`.nz-op[data-step="${step}"][data-op="${CSS.escape(op)}"]`);
+    } else if (before.matches(".nz-chip")) {
+      next = build.querySelector(`.nz-chip[data-slot="${slot}"][data-position="${position}"]`);
+    } else if (before.matches(".nz-next")) {
+      next = build.querySelector(".nz-chip");
+    }
+    const shown = (el) => !el.disabled && el.getClientRects().length > 0;
+    next = next || [...form.querySelectorAll("[data-act], .nz-op, .nz-chip")].find(shown) ||
+      [...table.querySelectorAll(".ncard")].find(shown);
+    if (next) next.focus();
+  }
+
   document.addEventListener("click", (event) => {
+    const table = tableOf(event.target);
+    const before = document.activeElement;
+    const inForm = table && formOf(table) && formOf(table).contains(before);
+    tapped(event);
+    if (inForm) keepFocus(table, before, event.detail === 0);
+  });
+
+  function tapped(event) {
     const table = tableOf(event.target);
     if (!table) return;
     const card = event.target.closest(".ncard");
@@ -349,7 +382,7 @@
       table: table.dataset.table, version: Number(table.dataset.version),
       picked: play.picked, ops: play.ops, results: play.results, steps: play.steps,
     }));
-  });
+  }
 
   document.addEventListener("input", (event) => {
     const box = event.target.closest("input[data-step]");

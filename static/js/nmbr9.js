@@ -233,9 +233,10 @@
       } else if (event.key === "r" || event.key === "R") {
         event.preventDefault();
         turn();
-      } else if (event.key === "Enter" && !button.disabled) {
+      } else if (event.key === "Enter" || event.key === " ") {
+        // Space places it as Enter does, as on a button (and scrolls nothing).
         event.preventDefault();
-        button.click();
+        if (!button.disabled) button.click();
       }
     });
     draw();

@@ -89,6 +89,8 @@
   // taken away and its result added as a new one, the step listed, its dice spent.
   function redraw(form) {
     const table = form.closest("#table");
+    const had = form.contains(document.activeElement) ? document.activeElement : null;
+    const undoing = had && had.matches("[data-undo-local]");
     const steps = read(form).steps;
     drawTiles(form, steps);
     const list = listSteps(table, form, steps);
@@ -106,6 +108,17 @@
     });
     sayLastStep(table, form, list);
     offerSquare(table, form, made);
+    if (had && !had.isConnected) focusNext(table, form, undoing);
+  }
+
+  // The control that had the focus was drawn again (Check, Undo): the focus
+  // goes on to what comes next, the square to tap or the first number (Undo
+  // again while there are steps to undo), not back to the top of the page.
+  function focusNext(table, form, undoing) {
+    const undo = form.querySelector("[data-undo-local]");
+    const next = table.querySelector("svg.board g.sq[data-local-tap]") ||
+      (undoing && !undo.hidden ? undo : form.querySelector(".tiles input[type=radio]"));
+    if (next) next.focus();
   }
 
   // The number the kept steps made, when the last of them joined the last
@@ -128,6 +141,7 @@
       square.setAttribute("aria-label", square.dataset.wasLabel);
       square.removeAttribute("tabindex");
       delete square.dataset.localTap;
+      delete square.dataset.next;
     });
     if (number === null) return;
     const square = Array.from(table.querySelectorAll("svg.board g.sq")).find((one) => {
@@ -139,6 +153,7 @@
       wasRole: square.getAttribute("role") || "img",
       wasLabel: square.getAttribute("aria-label") || "",
       localTap: String(number),
+      next: "",
     });
     square.classList.add("tap");
     square.setAttribute("role", "button");
@@ -377,7 +392,9 @@
       // The answer says the steps count: shown in place of the ended page.
       return answer.text().then((html) => {
         const shown = document.getElementById("table");
-        if (answer.ok && html && shown && window.htmx) htmx.swap(shown, html, { swapStyle: "outerHTML" });
+        if (!answer.ok || !html || !shown || !window.htmx) return;
+        document.dispatchEvent(new CustomEvent("numbo:own-answer"));
+        htmx.swap(shown, html, { swapStyle: "outerHTML" });
       });
     }).catch(() => { again = true; }).finally(() => {
       sendingKept = false;

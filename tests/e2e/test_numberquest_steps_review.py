@@ -162,7 +162,10 @@ def test_steps_kept_when_the_teacher_ends_the_game_are_recorded(
     assert not Attempt.objects.exists()  # kept on the tablet, nothing sent yet
     services.set_status(table.session, table.session.Status.ENDED)
     expect(lea.get_by_test_id("status")).to_contain_text("The game is over!", timeout=8000)
-    said = lea.get_by_text("Your last steps count: your teacher will see them.")
+    # The note on the page (the live region says it too).
+    said = lea.get_by_test_id("note").filter(
+        has_text="Your last steps count: your teacher will see them."
+    )
     expect(said).to_be_visible()
     typed = Attempt.objects.filter(pupil=pupils[0], skill="add").order_by("pk")
     for _wait in range(50):

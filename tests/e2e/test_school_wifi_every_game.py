@@ -339,8 +339,9 @@ def test_steps_kept_at_the_end_of_the_game_arrive_though_the_wifi_drops(
 
     page.route("**/move/", dropped_once)
     services.set_status(table.session, table.session.Status.ENDED)
-    expect(page.get_by_text("Your last steps count: your teacher will see them.")).to_be_visible(
-        timeout=10_000)
+    # The note (the live region says the same words).
+    expect(page.get_by_test_id("note")).to_have_text(
+        "Your last steps count: your teacher will see them.", timeout=10_000)
     assert len(sent) == 2 and all("type=kept" in body for body in sent)
     assert Attempt.objects.filter(pupil=pupils[0], skill="add").count() == 1
 
