@@ -8,6 +8,48 @@ import os
 import pytest
 
 REQUIRE_SERVICES = os.environ.get("NUMBO_REQUIRE_SERVICES") == "1"
+# A teacher's password hash takes Django's PBKDF2 a second or more here, and
+# hundreds of tests make a teacher. Production's hasher is what the stack test
+# signs in with (tests/stack/conftest.py gives it back).
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_configure(config):
+    from django.conf import settings
+    from django.db.backends.signals import connection_created
+
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    connection_created.connect(_unsynced_sqlite)
+    _own_redis_database(settings, os.environ.get("PYTEST_XDIST_WORKER", ""))
+
+
+def _own_redis_database(settings, worker: str) -> None:
+    """Each process of a parallel run (pytest -n, "gw0", "gw1"...) on a Redis
+    database of its own, the next ones after REDIS_URL's: the cache is flushed
+    before every test, and a Celery worker must not take another process's
+    tasks (its rows are in another test database)."""
+    if not worker.startswith("gw") or not settings.REDIS_URL:
+        return
+    from urllib.parse import urlsplit
+
+    from config import celery_app
+
+    address = urlsplit(settings.REDIS_URL)
+    database = int(address.path.strip("/") or 0) + int(worker[2:])
+    url = address._replace(path=f"/{database}").geturl()
+    settings.REDIS_URL = settings.CELERY_BROKER_URL = settings.CELERY_RESULT_BACKEND = url
+    settings.CACHES["default"]["LOCATION"] = url
+    celery_app.conf.broker_url = celery_app.conf.result_backend = url
+
+
+def _unsynced_sqlite(sender, connection, **kwargs):
+    """The test database is thrown away: SQLite need not wait for the disk at
+    each commit. Its locking is
+    the same as `make run`'s: a rollback journal, kept in memory."""
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA synchronous = OFF")
+            cursor.execute("PRAGMA journal_mode = MEMORY")
 
 
 def pytest_sessionstart(session):

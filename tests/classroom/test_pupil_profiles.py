@@ -194,7 +194,10 @@ class Tablet:
         for square in sorted(reachable_frozen(tuple(numbers), allowed, False)):
             if not state.variant.lo <= square <= state.variant.hi or square in covered:
                 continue
-            for ops in {allowed, *(allowed.replace(op, "") for op in allowed)}:
+            # A tuple, not a set: a set of strings is walked in an order that
+            # changes with each run's hash seed, and the first of two calculations
+            # scoring alike is the one kept (Cleo divided in some runs, not others).
+            for ops in (allowed, *(allowed.replace(op, "") for op in allowed)):
                 found = explain(numbers, square, ops) if ops else None
                 if found is None:
                     continue

@@ -6,6 +6,7 @@ move, its card is compared with the card the whole context draws."""
 from __future__ import annotations
 
 import time
+from functools import cache
 from types import SimpleNamespace
 
 import pytest
@@ -46,13 +47,19 @@ WHOLE_CONTEXT_CARD = """{% load i18n %}<article id="live-table-{{ table.pk }}" c
 """  # noqa: E501 - the template as it was
 
 
+@cache
+def whole_context_template():
+    # Compiled once: the cards are compared four times after each of hundreds of moves.
+    return engines["django"].from_string(WHOLE_CONTEXT_CARD)
+
+
 def whole_context_card(table_id: int, teacher_id: int, silent: bool) -> str:
     """The card as the live view drew it from ``table_context``."""
     table = Table.objects.select_related("session").get(pk=table_id)
     seating.load(table)
     context = table_context(table, player=None, teacher=SimpleNamespace(pk=teacher_id))
     context["stuck"] = selectors.why_stuck(table, context["stuck_player"], silent)
-    return engines["django"].from_string(WHOLE_CONTEXT_CARD).render(context)
+    return whole_context_template().render(context)
 
 
 def live_card(table_id: int, teacher_id: int, silent: bool) -> str:

@@ -49,11 +49,11 @@ class Attack:
     def effect(self, client, method, path, forged, headers=None):
         """(status, changes, unclean cells) of one request, rolled back after."""
         with undone():
-            before = snapshots.snapshot()
-            response = self.send(client, method, path, forged, headers)
+            response, before, after = snapshots.around(
+                self.send, client, method, path, forged, headers
+            )
             if response.status_code >= 500:
                 return response.status_code, [], []
-            after = snapshots.snapshot()
             return (
                 response.status_code,
                 snapshots.changes(before, after),

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.apps import apps
-from django.db import connection, models
+from django.db import connection, models, transaction
 
 APPS = ("classroom", "games")
 # What a control or format character (NUL, a right-to-left override) would do
@@ -16,6 +17,9 @@ APPS = ("classroom", "games")
 ALLOWED_CONTROLS = {"\n", "\r", "\t", "\u200c", "\u200d"}
 
 Rows = dict[tuple[str, Any], dict[str, Any]]
+Sent = TypeVar("Sent")
+# Statements that change no row (a savepoint's are the request's own atomic blocks).
+READS = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
 def project_models() -> list[type[models.Model]]:
@@ -35,6 +39,39 @@ def snapshot() -> Rows:
             for values in cursor.fetchall():
                 rows[(model._meta.label, values[pk])] = dict(zip(names, values, strict=True))
     return rows
+
+
+class WriteWatch:
+    """Whether a statement sent while it watches may have changed a project
+    row: any but a read that names one of the project's tables (Django names
+    every table it writes, cascades included)."""
+
+    def __init__(self) -> None:
+        quote = connection.ops.quote_name
+        self.tables = [quote(m._meta.db_table) for m in project_models()]
+        self.wrote = False
+
+    def __call__(self, execute, sql, params, many, context):
+        if not self.wrote and not sql.lstrip().upper().startswith(READS):
+            self.wrote = any(table in sql for table in self.tables)
+        return execute(sql, params, many, context)
+
+
+def around(send: Callable[..., Sent], *args: Any, **kwargs: Any) -> tuple[Sent, Rows, Rows]:
+    """What ``send(*args, **kwargs)`` returns, and the project's rows before and after it,
+    inside a transaction that is rolled back after (attack.undone). Most
+    forged requests write nothing: the rows are read only when a statement
+    may have written (else both are empty), and never after a 500, whose
+    transaction may be broken."""
+    point = transaction.savepoint()
+    watch = WriteWatch()
+    with connection.execute_wrapper(watch):
+        response = send(*args, **kwargs)
+    if not watch.wrote or response.status_code >= 500:
+        return response, {}, {}
+    after = snapshot()
+    transaction.savepoint_rollback(point)
+    return response, snapshot(), after
 
 
 @dataclass(frozen=True, order=True)

@@ -80,11 +80,12 @@ def walk(school: School, clients: dict[str, Client], urlconf: str | None = None)
                 for method, headers in (("get", {}), ("get", HTMX), ("post", {})):
                     cache.clear()
                     with undone():
-                        before = snapshots.snapshot()
-                        response = getattr(client, method)(url, **headers)
+                        response, before, after = snapshots.around(
+                            getattr(client, method), url, **headers
+                        )
                         broke = response.status_code >= 500
                         touched = [] if broke else [
-                            str(c) for c in snapshots.changes(before, snapshots.snapshot())
+                            str(c) for c in snapshots.changes(before, after)
                             if (c.label, c.pk) in theirs and c.verb != "created"
                         ]
                     where = f"{who} {method.upper()}{' (htmx)' if headers else ''} {url}"
