@@ -15,7 +15,10 @@
   let moved = false; // the pupil's own move is on its way
 
   function describe(el) {
-    const attrs = KEYS.filter((k) => el.hasAttribute(k))
+    // A control whose name says its state (NMBR 9's stack: its tiles) names
+    // itself with data-focus-key, which a move leaves as it is.
+    const keys = el.hasAttribute("data-focus-key") ? ["data-focus-key"] : KEYS;
+    const attrs = keys.filter((k) => el.hasAttribute(k))
       .map((k) => `[${k}="${CSS.escape(el.getAttribute(k))}"]`).join("");
     return { selector: el.tagName.toLowerCase() + attrs, text: el.textContent.trim(), keyed: !!attrs };
   }

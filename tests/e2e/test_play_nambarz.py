@@ -113,8 +113,11 @@ def test_a_pupil_plays_a_round_against_two_computers(
     shot(page, "3-missed")
 
     # Again: 3 × 3 = 9, then 9 − 1 = 8, each result typed on the pad.
-    if page.get_by_role("button", name="Start again").is_visible():
-        page.get_by_role("button", name="Start again").click()
+    # The missed play comes back (cards picked, the right step typed), with a
+    # way to start again; waited for, as the page sets it up after the swap.
+    start_again = page.get_by_role("button", name="Start again")
+    expect(start_again).to_be_visible()
+    start_again.click()
     expect(page.locator(".ncard.picked")).to_have_count(0)
     for card in (sym(3), sym(3, 1), sym(1)):
         tap_card(page, card)
