@@ -59,6 +59,9 @@
       same.find((el) => el.textContent.trim() === last.text) || (last.keyed && same[0]),
       note,
       firstControl(),
+      // Nothing to tap now (a computer is playing): the table itself, so the
+      // focus is not dropped on <body> and the next Tab goes on from the board.
+      placeHolder(),
     ];
     for (const next of ways) {
       if (!next) continue;
@@ -72,6 +75,12 @@
   function nextControl() {
     return [...document.querySelectorAll("#table .handover-ok:not(:checked)")].find(usable) ||
       [...document.querySelectorAll("#table [data-next]")].find(usable);
+  }
+
+  function placeHolder() {
+    const table = document.querySelector("#table");
+    if (table && !table.hasAttribute("tabindex")) table.setAttribute("tabindex", "-1");
+    return table;
   }
 
   function firstControl() {

@@ -103,6 +103,9 @@ def stacks(draw, board=20, max_tiles=12):
     for _ in range(draw(st.integers(0, max_tiles))):
         digit = draw(st.integers(0, 9))
         options = legal_placements(stack, digit)
+        if not options:
+            # A small board can be full before max_tiles: the stack stops growing.
+            break
         # Upper levels are rare among all options: favour them so the rules get tested.
         high = [p for p in options if p.level > 0]
         pick = (
