@@ -62,8 +62,12 @@ def simplest_parts(state: NambarzState, player: int, max_size: int = MAX_SEARCH,
     checks = 0
     needed = state.card(must).number if must is not None else None
     families = [f for f in FAMILIES if must is None or state.card(must).family == f]
-    numbers = {f: sorted(n for n, ids in _family_cards(state, player, f).items() for _ in ids)
-               for f in families}
+    pools = {f: _family_cards(state, player, f) for f in families}
+    if must is not None and not any(must in ids for f in families for ids in pools[f].values()):
+        # The drawn card matches the target: it is laid as a match, never
+        # calculated with (another card of its number must not stand for it).
+        return []
+    numbers = {f: sorted(n for n, ids in pools[f].items() for _ in ids) for f in families}
     reaching: dict[str, list[Counter]] = {f: [] for f in families}
     shortest = 0  # the fewest cards that reach: under strict_simplest, the only legal size
     # Sizes outside, families inside: the budget never starves a family's pairs.

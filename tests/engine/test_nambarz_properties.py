@@ -177,3 +177,11 @@ def test_opportunities_at_the_start_of_a_turn():
     nothing = dealt([["7", "7"], ["5"]], "3")
     assert missed_calculation(nothing, 0) is None
     assert opportunity(nothing)[2] == {"add": False, "sub": False, "mul": False, "div": False}
+
+
+def test_random_legal_play_where_the_drawn_card_matches_the_target():
+    """Found by hypothesis: a drawn card that matches the target was asked to
+    stand in a calculation (ValueError in bots.calculation_move)."""
+    test_random_legal_play.hypothesis.inner_test(
+        seed=3568, players=3, picks=[94, 1, 0, 0], brackets=True, jokers=4
+    )
