@@ -34,6 +34,8 @@ ROOT = BENCH_DIR.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH_DIR))
 
+from bench_requests import call  # noqa: E402  (the same WSGI call, timed alike)
+
 
 def environ(path: str, query: str = "", cookies: str = "") -> dict:
     return {
@@ -53,16 +55,6 @@ def environ(path: str, query: str = "", cookies: str = "") -> dict:
         "wsgi.run_once": False,
         "wsgi.version": (1, 0),
     }
-
-
-def call(app, env) -> tuple[int, bytes]:
-    answer = {}
-
-    def start_response(status, headers, exc_info=None):
-        answer["status"] = int(status.split()[0])
-
-    body = b"".join(app(env, start_response))
-    return answer["status"], body
 
 
 def fill(database_url: str, database: str) -> None:
