@@ -25,7 +25,7 @@ from games.pages import engine_of
 
 from .helpers import sign_in_pupil
 from .test_play_nambarz import deal as deal_nambarz
-from .test_play_nambarz import drw, sym
+from .test_play_nambarz import drw, sym, two_at_a_table
 from .test_play_nmbr9 import tap_cell
 from .test_play_number_quest import alone_with_the_computer, type_step  # noqa: F401
 from .test_play_numx import deal as deal_numx
@@ -153,14 +153,21 @@ def nmbr9(classroom, teacher, pupils) -> tuple[Table, tuple]:
     )
 
 
-def nambarz(classroom, teacher, pupils) -> tuple[Table, tuple]:
-    """Léa against the computer: her 7 bee goes on the 2 bee in one tap."""
+def alone_against_the_computer(classroom, teacher, pupil, game: str, bot_level: str,
+                               seed: int) -> Table:
+    """``pupil`` as player 0 at a table of two with a computer."""
     session = services.start_session(
-        classroom, teacher, game="nambarz", options={}, pupils=[pupils[0]], table_size=2,
-        bot_level="beginner", seed=5,
+        classroom, teacher, game=game, options={}, pupils=[pupil], table_size=2,
+        bot_level=bot_level, seed=seed,
     )
     table = session.tables.first()
-    table.seats.filter(pupil=pupils[0]).update(player=0)
+    table.seats.filter(pupil=pupil).update(player=0)
+    return table
+
+
+def nambarz(classroom, teacher, pupils) -> tuple[Table, tuple]:
+    """Léa against the computer: her 7 bee goes on the 2 bee in one tap."""
+    table = alone_against_the_computer(classroom, teacher, pupils[0], "nambarz", "beginner", 5)
     deal_nambarz(table, [[drw(7, 1), sym(2), sym(5)], [sym(9), sym(4, 1)]], target=drw(2, 1))
     return table, (
         lambda page: None,
@@ -172,12 +179,7 @@ def nambarz(classroom, teacher, pupils) -> tuple[Table, tuple]:
 
 def numx(classroom, teacher, pupils) -> tuple[Table, tuple]:
     """Léa against the computer lays blue 7 and red 7 together."""
-    session = services.start_session(
-        classroom, teacher, game="numx", options={}, pupils=[pupils[0]], table_size=2,
-        bot_level="greedy", seed=4,
-    )
-    table = session.tables.get()
-    table.seats.filter(pupil=pupils[0]).update(player=0)
+    table = alone_against_the_computer(classroom, teacher, pupils[0], "numx", "greedy", 4)
     deal_numx(table.pk, [["blue7", "red7", "green2"], ["blue5", "red9"]], rows=[[], []])
 
     def ready(page):
@@ -405,12 +407,7 @@ def build_five_and_three(page: Page) -> None:
 
 def test_a_nambarz_calculation_being_built_survives_a_reload(live_server, page, classroom,
                                                              teacher, pupils):
-    session = services.start_session(
-        classroom, teacher, game="nambarz", options={}, pupils=[pupils[0]], table_size=2,
-        bot_level="beginner", seed=5,
-    )
-    table = session.tables.first()
-    table.seats.filter(pupil=pupils[0]).update(player=0)
+    table = alone_against_the_computer(classroom, teacher, pupils[0], "nambarz", "beginner", 5)
     deal_nambarz(table, [[sym(5), sym(3), sym(9)], [sym(9, 1), sym(4, 1)]], target=sym(8))
     at_the_table(page, live_server.url, classroom, pupils[0])
     build_five_and_three(page)
@@ -444,14 +441,8 @@ def test_typed_work_never_reaches_the_next_pupil_on_the_tablet(live_server, page
     ("Not me?"): Noah, at the same table, gets nothing of it, not even in
     the tab's storage."""
     lea, noah = pupils[0], pupils[1]
-    session = services.start_session(
-        classroom, teacher, game="nambarz", options={}, pupils=[lea, noah], table_size=2,
-        seating={lea.pk: 1, noah.pk: 1}, seed=3,
-    )
-    table = session.tables.get()
-    table.seats.filter(pupil=lea).update(player=0)
-    table.seats.filter(pupil=noah).update(player=1)
-    deal_nambarz(table, [[sym(5), sym(3), sym(9)], [sym(9, 1), sym(4, 1)]], target=sym(8))
+    two_at_a_table(classroom, teacher, lea, noah,
+                   [[sym(5), sym(3), sym(9)], [sym(9, 1), sym(4, 1)]], target=sym(8))
     at_the_table(page, live_server.url, classroom, lea)
     build_five_and_three(page)
     kept = page.evaluate("() => sessionStorage.getItem('numbo.draft')")
