@@ -28,7 +28,7 @@ from classroom.reports import services as reports
 from engine.arithmetic import SKILL_OF, explain, reachable_frozen
 from engine.nmbr9.game import phase as nmbr9_phase
 from games import services
-from games.models import GameSession, Table
+from games.models import Table
 from games.pages import engine_of, presenter
 
 pytestmark = pytest.mark.django_db
@@ -302,33 +302,10 @@ def play_the_weeks(classroom, teacher) -> dict[str, Pupil]:
         )
         for name in PROFILES
     }
-    played = {name: Profile(name, seed) for seed, name in enumerate(PROFILES)}
-    for week in range(WEEKS):
-        for game in GAMES:
-            if game in WHOLE_GAME and week != WEEKS - 1:
-                continue  # one whole game's count is evidence enough
-            playing = [p for name, p in pupils.items()
-                       if name != "Dan" or played[name].turns < DAN_TURNS]
-            if not playing:
-                continue
-            session = services.start_session(
-                classroom, teacher, game=game, options=OPTIONS.get(game, {}), pupils=playing,
-                table_size=SOLO.get(game, 2), bot_level="" if game in SOLO else "greedy",
-                seating={p.pk: n for n, p in enumerate(playing, start=1)}, seed=week,
-            )
-            for table in session.tables.all():
-                pupil = table.seats.exclude(pupil=None).get().pupil
-                profile = played[pupil.first_name]
-                turns = DAN_TURNS - profile.turns if profile.name == "Dan" else TURNS
-                if profile.name != "Dan":
-                    turns = WHOLE_GAME.get(game, turns)
-                Tablet(table, pupil, profile).play(turns)
-            services.set_status(session, GameSession.Status.ENDED)
-            # Played weeks ago: the newest week is this one.
-            ago = timedelta(weeks=WEEKS - 1 - week)
-            for rows in (Attempt.objects, Opportunity.objects):
-                rows.filter(session=session).update(created_at=F("created_at") - ago)
-    reports.recompute_pupils([p.pk for p in pupils.values()])
+    # The class's weeks of play are lesson_class's (which builds on these profiles).
+    from tests.classroom.lesson_class import play_class
+
+    play_class(classroom, teacher, {pupil: name for name, pupil in pupils.items()})
     return pupils
 
 
