@@ -52,13 +52,29 @@ class TeacherManager(BaseUserManager):
 
 
 class Teacher(AbstractUser):
-    """An adult account: teachers and staff sign in with an email and a password."""
+    """An adult account: teachers and staff sign in with an email and a password.
+
+    What each role may see and do is ruled in ``school.roles``."""
+
+    class Role(models.TextChoices):
+        TEACHER = "teacher", _("teacher")
+        MATHS_LEAD = "maths_lead", _("maths lead")
+        ADMIN = "admin", _("school administrator")
 
     username = None
     email = models.EmailField(_("email address"), unique=True)
     display_name = models.CharField(
         _("name shown to pupils"), max_length=60, blank=True, validators=[no_hidden_characters]
     )
+    school = models.ForeignKey(
+        "school.School",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="teachers",
+        verbose_name=_("school"),
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.TEACHER)
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS: list[str] = []
@@ -79,6 +95,18 @@ def current_school_year() -> str:
     return f"{start}-{start + 1}"
 
 
+class YearGroup(models.IntegerChoices):
+    """Named by the pupils' age at the start of the year, then in each
+    country's words: a French CE1 and an English Year 3 play the same games."""
+
+    AGE_5 = 5, _("ages 5-6 (GS · Year 1)")
+    AGE_6 = 6, _("ages 6-7 (CP · Year 2)")
+    AGE_7 = 7, _("ages 7-8 (CE1 · Year 3)")
+    AGE_8 = 8, _("ages 8-9 (CE2 · Year 4)")
+    AGE_9 = 9, _("ages 9-10 (CM1 · Year 5)")
+    AGE_10 = 10, _("ages 10-11 (CM2 · Year 6)")
+
+
 class ClassroomQuerySet(models.QuerySet):
     def active(self) -> ClassroomQuerySet:
         return self.filter(archived_at__isnull=True)
@@ -89,7 +117,17 @@ class Classroom(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms"
     )
     name = models.CharField(_("name"), max_length=60, validators=[no_hidden_characters])
+    # A teaching assistant, a replacement: they see and run the class as its teacher does.
+    co_teachers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="co_taught_classrooms",
+        verbose_name=_("co-teachers"),
+    )
     school_year = models.CharField(_("school year"), max_length=9, default=current_school_year)
+    year_group = models.PositiveSmallIntegerField(
+        _("year group"), choices=YearGroup.choices, null=True, blank=True
+    )
     code = models.CharField(_("class code"), max_length=8, unique=True, default=new_class_code)
     uses_picture_passwords = models.BooleanField(
         _("pupils tap a picture password"),
@@ -167,6 +205,9 @@ class Pupil(models.Model):
     # card: kept when a namesake leaves, so nobody's number changes under them.
     namesake = models.PositiveSmallIntegerField(default=1, editable=False)
     signed_in_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set when the pupil leaves the school; the school's retention setting
+    # (school.School.leavers_kept_days) counts from here.
+    left_at = models.DateTimeField(_("left the school"), null=True, blank=True)
     # Moves on at each sign-out; the table tokens a sign-in hands out carry it,
     # so a token of an earlier sign-in reads nothing (games.poll_tokens).
     sign_in_generation = models.PositiveIntegerField(default=0, editable=False)

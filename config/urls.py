@@ -30,6 +30,7 @@ urlpatterns = [
     path("accounts/password_reset/", LimitedPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("school/", include("school.urls")),
     path("admin/", admin.site.urls),
     path("", include("classroom.urls")),
     path("", include("config.report_urls")),

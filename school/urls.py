@@ -1,0 +1,7 @@
+"""The school's pages: each part of the school keeps its patterns in its own module."""
+
+from django.urls import path  # noqa: F401  (the parts' modules add theirs below)
+
+app_name = "school"
+
+urlpatterns: list = []
