@@ -37,6 +37,10 @@ from .pages import engine_of, presenter
 BOT_PAUSE = timedelta(seconds=1.5)  # long enough for children to see the bot's turn coming
 SCHEDULE_SLACK = 0.05  # seconds after a move is due: a task a hair early would find it not due
 MAX_RESPONSE_MS = 30 * 60 * 1000
+# Moves only the server makes (a teacher's end, a clock's timeout): the
+# engines take them from any player, so a pupil's request must never carry one,
+# whatever a forged form says.
+SERVER_MOVES = frozenset({"end", "timeout"})
 
 log = logging.getLogger(__name__)
 
@@ -388,6 +392,8 @@ def _play_locked(
     player = player_for(table, pupil, state)
     if player is None:
         return PlayResult("refused", table, refusal=IllegalMove("Not your table.", "not_seated"))
+    if isinstance(move, dict) and move.get("type") in SERVER_MOVES:
+        return PlayResult("refused", table, refusal=IllegalMove("Not a move.", "unknown_move"))
     try:
         presenter(table.session.game).check(table, state, player, move)
         outcome = engine.apply(state, player, move)

@@ -297,3 +297,17 @@ def test_a_poll_at_a_table_erased_while_a_move_was_due_is_a_404(start, pupils, c
     assert services.advance(pk) is False
     answer = client.get(reverse("games:table_poll", args=[pk]), {"t": token, "v": "0"})
     assert answer.status_code == 404
+
+
+@pytest.mark.parametrize("kind", ["end", "timeout"])
+def test_a_pupil_cannot_send_the_servers_own_moves(start, pupils, kind):
+    # The engines take "end" and "timeout" from any player (the server sends
+    # them); no form posts them, and the move path refuses them whatever comes.
+    session, table = start()
+    move = {"type": kind, "reason": "teacher"}
+    result = services.play(table.pk, pupils[0], move, 0, "tap-1")
+    assert result.status == "refused"
+    assert result.refusal.code == "unknown_move"
+    table.refresh_from_db()
+    assert table.version == 0 and not Move.objects.exists()
+    assert state_of(table).phase != "over"
