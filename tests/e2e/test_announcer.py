@@ -94,6 +94,10 @@ def test_a_refusal_of_the_pupils_own_move_is_said(
     expect(note).to_be_visible(timeout=8000)
     expect(lea.locator("#announcer")).to_have_text(note.inner_text())
     assert focused(lea)["name"] == "Your result"  # where the pupil corrects it
+    # Said once: the announcer is the page's only live region holding it.
+    live = "[role=alert], [role=status], [aria-live]"
+    holders = lea.locator(live).filter(has_text=note.inner_text())
+    assert holders.count() == 1 and holders.get_attribute("id") == "announcer"
 
 
 def test_another_pupils_draw_is_said_without_the_card(

@@ -454,7 +454,7 @@ def test_a_refused_hand_out_keeps_every_choice_and_says_why_by_the_button(start,
     }
     # The refusal is said inside the form, just above its button, not at the top.
     form = page[page.index('class="nx-distribute"'):page.index('data-testid="hand-out"')]
-    assert 'data-testid="note" role="alert"' in form
+    assert 'data-testid="note"' in form
     assert page.count('data-testid="note"') == 1
     # A forged choice falls back to the form's own default; the page then
     # draws the form afresh.
