@@ -140,7 +140,9 @@
       if (!retry) retry = setTimeout(sendKept, RETRY_MS);
       return;
     }
-    if (!kept) say("lost");
+    // Anything else posted (a teacher's button) is not kept: say it did not
+    // go, rather than that the game will catch up.
+    if (!kept) say(config.verb === "get" ? "lost" : "unsent");
     // A re-read after a ring (or a poll) that failed: again soon, not in 20 s.
     const table = document.getElementById("table");
     if (table && config.elt === table) setTimeout(() => htmx.trigger(table, "push"), RETRY_MS);

@@ -8,9 +8,10 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Move
 
-from .helpers import add_first_two, sign_in_pupil
+from .helpers import add_first_two, sign_in_pupil, sign_in_teacher
 from .test_play_nambarz import deal, drw, sym
 from .test_play_number_quest import first_additions_table  # noqa: F401
+from .test_reports_on_tablet import reported  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,3 +88,20 @@ def test_a_number_quest_step_sent_offline_arrives_once(
     context.set_offline(False)  # ...and arrives, once, when the wifi is back
     expect(noah.locator("#table")).not_to_have_attribute("data-version", version, timeout=3000)
     assert pupil_moves(table) == 1
+
+
+def test_a_teachers_button_tapped_offline_is_said_not_sent(
+    live_server, page, teacher, classroom, reported
+):
+    # Only pupils' moves are kept and sent again: a teacher's button that could
+    # not go must say so, not that the game will catch up.
+    sign_in_teacher(page, live_server.url, teacher)
+    page.goto(f"{live_server.url}/classes/{classroom.pk}/report/")
+    prepare = page.get_by_role("button", name="CSV", exact=True)
+    page.context.set_offline(True)
+    prepare.click()
+    strip = page.locator("#connection")
+    expect(strip).to_contain_text("that was not sent. Try again when the wifi is back.")
+    page.context.set_offline(False)
+    prepare.click()
+    expect(page.locator("#jobs")).not_to_be_empty(timeout=8000)
