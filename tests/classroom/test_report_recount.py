@@ -367,7 +367,7 @@ def test_the_pupil_and_session_pages_print_the_recount(mixed, teacher_client, cl
             figures = (len(rows), sum(r.first_try and r.correct for r in rows),
                        sum(r.first_try and not r.correct for r in rows))
             assert re.search(
-                r'data-label="Calculations">{}</td><td data-label="Right first time">{}</td>'
+                r'data-label="Answers typed">{}</td><td data-label="Right first time">{}</td>'
                 r'<td data-label="Wrong first time">{}</td>'.format(*figures), played
             ), (pupil.label, figures)
         # Operations chosen: the turns it would have helped and those it was used.
@@ -387,7 +387,7 @@ def test_the_pupil_and_session_pages_print_the_recount(mixed, teacher_client, cl
                        sum(r.first_try and not r.correct for r in rows),
                        sum(not r.first_try for r in rows))
             assert re.search(
-                r'data-label="Calculations">{}</td><td data-label="Right first time">{}</td>'
+                r'data-label="Answers typed">{}</td><td data-label="Right first time">{}</td>'
                 r'<td data-label="Wrong first time">{}</td><td data-label="Tries again">{}</td>'
                 .format(*figures), text
             ), figures

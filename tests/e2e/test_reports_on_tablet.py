@@ -57,7 +57,7 @@ def test_session_report_names_every_figure_at_768(live_server, page, teacher, pu
     assert not page.locator("table.list.stack thead").first.is_visible()
     shown = labels_shown(page, "table.list.stack tbody td[data-label]")
     assert len(shown) == 4 * len(pupils)
-    assert shown[:4] == ["Calculations", "Right first time", "Wrong first time", "Tries again"]
+    assert shown[:4] == ["Answers typed", "Right first time", "Wrong first time", "Tries again"]
 
 
 def test_pupil_report_names_every_figure_of_games_played(live_server, page, teacher, pupils,
@@ -65,7 +65,7 @@ def test_pupil_report_names_every_figure_of_games_played(live_server, page, teac
     sign_in_teacher(page, live_server.url, teacher)
     page.goto(live_server.url + f"/pupils/{pupils[0].pk}/report/")
     shown = labels_shown(page, "table.list.stack tbody td[data-label]")
-    assert shown == ["Result", "Calculations", "Right first time", "Wrong first time"] * 2
+    assert shown == ["Result", "Answers typed", "Right first time", "Wrong first time"] * 2
 
 
 def test_class_grid_fits_a_tablet_in_portrait(live_server, page, teacher, classroom, reported):

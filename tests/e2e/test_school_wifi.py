@@ -91,7 +91,7 @@ def test_a_number_quest_step_sent_offline_arrives_once(
 
 
 def test_a_teachers_button_tapped_offline_is_said_not_sent(
-    live_server, page, teacher, classroom, reported
+    live_server, page, teacher, classroom, reported  # noqa: F811
 ):
     # Only pupils' moves are kept and sent again: a teacher's button that could
     # not go must say so, not that the game will catch up.
