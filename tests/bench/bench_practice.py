@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.arithmetic import SKILL_OF  # noqa: E402
 from engine.core import IllegalMove  # noqa: E402
+from engine.nambarz.practice import chances as nambarz_chances  # noqa: E402
 from engine.numberquest.practice import chances  # noqa: E402
 from engine.numberquest.variants import expected_turns, validate_variant  # noqa: E402
-from engine.nambarz.practice import chances as nambarz_chances  # noqa: E402
 from engine.practice import CANDIDATES, DEFAULTS, choose, fits, measure  # noqa: E402
 
 
