@@ -280,7 +280,7 @@ def _table_lines(chosen: Plan, labels: dict[Hashable, str]) -> list[str]:
         players = ", ".join(seats)
         if table.computers:
             line = gettext("Table %(number)d: %(players)s, against a computer player (%(level)s)")
-            level = LEVEL_WORDS.get(chosen.computer_level, chosen.computer_level)
+            level = LEVEL_WORDS.get(table.computer_level, table.computer_level)
             lines.append(line % {"number": number, "players": players, "level": level})
         else:
             lines.append(gettext("Table %(number)d: %(players)s") % {
@@ -298,7 +298,10 @@ def proposals(report: ClassReport, teacher, *, mixed: bool = False) -> LessonPro
     masters = {group.skill: grouping.masters(pupils, group.skill) for group in found}
     paired = partners(found, masters) if mixed else {}
     plans = {
-        group: plan(group.kind, group.pupil_ids, mixed=mixed, partners=paired)
+        group: plan(
+            group.kind, group.pupil_ids, mixed=mixed, partners=paired,
+            reasons={member.pupil_id: member.reason for member in group.members},
+        )
         for group in found
     }
     lessons = []
@@ -349,6 +352,7 @@ def start_url(
         "ts": tables.table_size,
         "tm": tables.team_size,
         "b": tables.computer_level,
+        "l": {str(number): level for number, level in tables.levels().items()},
     }
     token = signing.dumps(data, salt=SALT, compress=True)
     url = reverse("games:session_new", args=[classroom.pk])
@@ -367,6 +371,8 @@ class StartPlan:
     table_size: int
     team_size: int
     computer_level: str
+    # Table number -> its computer players' level (each table's pupils').
+    table_levels: dict[int, str] = field(default_factory=dict)
 
 
 BROKEN = _("This link to start tables is broken: the form shows the usual choices.")
@@ -397,15 +403,27 @@ def read_plan(token: str, classroom: Classroom, teacher) -> tuple[StartPlan | No
         return None, str(OTHER_CLASS)
     seating = data.get("s")
     options = data.get("o")
+    # Plans signed before tables carried their own level have none: the
+    # session's level then seats every table.
+    levels = data.get("l", {})
     fine = (
         data.get("k") in SKILLS
         and isinstance(data.get("g"), str)
         and isinstance(options, dict)
         and isinstance(seating, dict)
-        and all(key.isdigit() and _whole(n, 1, 15) for key, n in seating.items())
+        and all(
+            key.isascii() and key.isdigit() and _whole(n, 1, 15) for key, n in seating.items()
+        )
         and _whole(data.get("ts"), 1, 4)
         and _whole(data.get("tm"), 1, 3)
         and data.get("b") in LEVEL_WORDS
+        and isinstance(levels, dict)
+        and all(
+            isinstance(key, str) and key.isascii() and key.isdigit()
+            and _whole(int(key), 1, 15)
+            and level in LEVEL_WORDS
+            for key, level in levels.items()
+        )
     )
     if not fine:
         return None, str(BROKEN)
@@ -417,6 +435,7 @@ def read_plan(token: str, classroom: Classroom, teacher) -> tuple[StartPlan | No
         table_size=data["ts"],
         team_size=data["tm"],
         computer_level=data["b"],
+        table_levels={int(key): level for key, level in levels.items()},
     ), ""
 
 
