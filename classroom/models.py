@@ -101,7 +101,7 @@ class Classroom(models.Model):
         default=True,
         help_text=_(
             "When no game is under way, a pupil's home page proposes a game for their next"
-            " skill (\u201cLet's practise \u00d7!\u201d)."
+            " skill (“Let's practise ×!”)."
         ),
     )
     # Bumped to sign every pupil of the class out at once (their sessions carry the old value).
