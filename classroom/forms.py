@@ -88,7 +88,7 @@ def refuse_too_many_emails(request, email: str) -> None:
 class ClassroomForm(forms.ModelForm):
     class Meta:
         model = Classroom
-        fields = ("name", "school_year", "uses_picture_passwords")
+        fields = ("name", "school_year", "uses_picture_passwords", "pupils_practise_alone")
 
     def clean_school_year(self) -> str:
         year = self.cleaned_data["school_year"].strip()

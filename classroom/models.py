@@ -134,6 +134,14 @@ class Classroom(models.Model):
         default=True,
         help_text=_("Without it, tapping one's name is enough: fine for the youngest classes."),
     )
+    pupils_practise_alone = models.BooleanField(
+        _("pupils may practise alone against the computer"),
+        default=True,
+        help_text=_(
+            "When no game is under way, a pupil's home page proposes a game for their next"
+            " skill (“Let's practise ×!”)."
+        ),
+    )
     # Bumped to sign every pupil of the class out at once (their sessions carry the old value).
     sign_in_epoch = models.PositiveIntegerField(default=0, editable=False)
     archived_at = models.DateTimeField(_("archived"), null=True, blank=True)

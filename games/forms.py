@@ -22,6 +22,17 @@ BOT_CHOICES = [
 ]
 
 
+# A table's own level for its computer players (a plan of the class report
+# seats each table with the level that fits its pupils).
+TABLE_LEVEL_CHOICES = [
+    ("", _("as the empty seats above")),
+    ("beginner", _("beginner")),
+    ("greedy", _("medium")),
+    ("strategist", _("strategist")),
+]
+TABLES = range(1, 16)  # the table numbers the seating fields offer
+
+
 class SessionForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), initial="numberquest", widget=forms.RadioSelect)
     table_size = forms.TypedChoiceField(
@@ -60,6 +71,12 @@ class SessionForm(forms.Form):
 
     def __init__(self, *args, pupils=(), signed_in=(), options_initial=None, **kwargs):
         super().__init__(*args, **kwargs)
+        for number in TABLES:
+            self.fields[f"level_{number}"] = forms.ChoiceField(
+                label=_("Computer players at table %(number)d") % {"number": number},
+                choices=TABLE_LEVEL_CHOICES,
+                required=False,
+            )
         self.fields["game"].choices = [(slug, page.pitch) for slug, page in PAGES.items()]
         # Every game's fields are on the page (the chosen one shows); only the
         # chosen game's are checked. Their names must not clash (tested).
@@ -92,6 +109,16 @@ class SessionForm(forms.Form):
     def second_chance_games(self) -> list[str]:
         return [slug for slug, page in PAGES.items() if page.second_chance]
 
+    def table_level_fields(self):
+        """The per-table levels worth showing: those a plan filled in, or
+        that a post set (a form sent back with an error keeps them)."""
+        shown = []
+        for number in TABLES:
+            field = self[f"level_{number}"]
+            if field.value():
+                shown.append(field)
+        return shown
+
     def pupil_fields(self):
         return [(pupil, self[f"table_{pupil.pk}"]) for pupil in self.pupils]
 
@@ -115,6 +142,9 @@ class SessionForm(forms.Form):
         data["playing"] = playing
         data["seating"] = {
             p.pk: int(data[f"table_{p.pk}"]) for p in playing if data.get(f"table_{p.pk}")
+        }
+        data["table_levels"] = {
+            number: data[f"level_{number}"] for number in TABLES if data.get(f"level_{number}")
         }
         return data
 

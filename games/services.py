@@ -77,9 +77,13 @@ def start_session(
     whole_class: bool = False,
     team_size: int = 1,
     practice_skill: str = "",
+    table_levels: dict[int, str] | None = None,
 ) -> GameSession:
     """A session with its tables. `seating` maps a pupil id to a table number
-    chosen by the teacher; everyone else is seated at random.
+    chosen by the teacher; everyone else is seated at random. `table_levels`
+    maps a table number to the level of its computer players, where it is not
+    the session's `bot_level` (a plan of the class report fits each table's
+    pupils); a table has computer players only where the session has.
 
     `whole_class` (NMBR 9): every pupil plays alone, all with the same deck,
     and the teacher's screen turns the cards: each pupil has a table of one
@@ -113,8 +117,9 @@ def start_session(
             groups = [[pupil] for pupil in roster.in_name_order(pupils)]
         else:
             groups = _group(pupils, table_size * team_size, seating or {}, rng)
+        levels = table_levels or {}
         for number, group in enumerate(groups, start=1):
-            _create_table(session, number, group, rng, seed=deck_seed)
+            _create_table(session, number, group, rng, seed=deck_seed, level=levels.get(number))
     return session
 
 
@@ -141,11 +146,13 @@ def _group(
 
 
 def _create_table(
-    session: GameSession, number: int, group: list[Pupil], rng, seed: int | None = None
+    session: GameSession, number: int, group: list[Pupil], rng, seed: int | None = None,
+    level: str | None = None,
 ) -> Table:
     # A team shares a seat: the pupils of the table, in order, fill each seat in turn.
     teams = [group[i:i + session.team_size] for i in range(0, len(group), session.team_size)]
     bots = max(0, session.table_size - len(teams)) if session.bot_level else 0
+    level = level or session.bot_level
     players = len(teams) + bots
     if seed is None:
         seed = rng.randrange(2**31)
@@ -160,7 +167,7 @@ def _create_table(
     Seat.objects.bulk_create(
         [Seat(table=table, player=i, pupil=pupil) for i, team in enumerate(teams) for pupil in team]
         + [
-            Seat(table=table, player=len(teams) + i, bot_level=session.bot_level)
+            Seat(table=table, player=len(teams) + i, bot_level=level)
             for i in range(bots)
         ]
     )

@@ -34,8 +34,9 @@ from django.utils.translation import gettext_lazy as _
 
 from classroom import roster
 from classroom.models import Attempt, Classroom, Pupil, PupilSkill
-from engine import practice
+from engine import practice, turn_skills
 from engine.arithmetic import SYMBOL_OF
+from engine.nambarz import practice as nambarz_practice
 from engine.numberquest.practice import DEFAULT_TURNS
 from learning import groups as grouping
 from learning import practice_effect
@@ -68,13 +69,40 @@ MSG_WHY = {
         " (%(default)d in the classic game)"
     ),
 }
+# A set-up of another game, measured on the turns where the operation is the
+# only way to lay a card (Nambarz) or is asked (the track, NUM-X).
+MSG_WHY_NAMBARZ = {
+    "add": _(
+        "in %(chosen)d turns of 100 only an addition lets a card go"
+        " (%(default)d with the usual options, %(reference)d in Number Quest's classic game)"
+    ),
+    "sub": _(
+        "in %(chosen)d turns of 100 only a subtraction lets a card go"
+        " (%(default)d with the usual options, %(reference)d in Number Quest's classic game)"
+    ),
+    "mul": _(
+        "in %(chosen)d turns of 100 only a multiplication lets a card go"
+        " (%(default)d with the usual options, %(reference)d in Number Quest's classic game)"
+    ),
+    "div": _(
+        "in %(chosen)d turns of 100 only a division lets a card go"
+        " (%(default)d with the usual options, %(reference)d in Number Quest's classic game)"
+    ),
+}
+MSG_WHY_ASKED = _(
+    "%(skill)s asked in %(chosen)d turns of 100"
+    " (%(default)d with the usual options, %(reference)d in Number Quest's classic game)"
+)
 LEVEL_WORDS = {"beginner": _("beginner"), "greedy": _("medium"), "strategist": _("strategist")}
 
 
 def _version() -> str:
     """Changes whenever the candidates or the rule do: cached figures of an
     older choice are never read."""
-    rule = repr((practice.CANDIDATES, practice.FACTOR, practice.MIN_RATE, DEFAULT_TURNS))
+    rule = repr((
+        practice.CANDIDATES, practice.DEFAULTS, practice.FACTOR, practice.MIN_RATE,
+        DEFAULT_TURNS, nambarz_practice.DEFAULT_TURNS, turn_skills.DEFAULT_TURNS,
+    ))
     return hashlib.sha256(rule.encode()).hexdigest()[:12]
 
 
@@ -110,19 +138,62 @@ def operations_text(operations: str) -> str:
     }
 
 
-def setup_text(setup: practice.Setup) -> str:
-    """ "Number Quest, 4 dice, + and ×, squares 20 to 42"."""
-    return gettext("%(game)s, %(dice)d dice, %(operations)s, squares %(lo)d to %(hi)d") % {
-        "game": GAME_NAMES.get(setup.game, setup.game),
-        "dice": setup.dice,
-        "operations": operations_text(setup.operations),
-        "lo": setup.lo,
-        "hi": setup.hi,
-    }
+def setup_text(setup: practice.AnySetup) -> str:
+    """ "Number Quest, 4 dice, + and ×, squares 20 to 42", "Nambarz, + and −
+    only, 4 jokers"."""
+    game = GAME_NAMES.get(setup.game, setup.game)
+    if isinstance(setup, practice.Setup):
+        return gettext("%(game)s, %(dice)d dice, %(operations)s, squares %(lo)d to %(hi)d") % {
+            "game": game,
+            "dice": setup.dice,
+            "operations": operations_text(setup.operations),
+            "lo": setup.lo,
+            "hi": setup.hi,
+        }
+    options = setup.options()
+    parts = [game]
+    if setup.game == "nambarz":
+        parts.append(operations_text("+-" if options.get("young") else "+-*/"))
+        parts.append(gettext("%(jokers)d jokers") % {"jokers": options.get("jokers", 12)})
+        if options.get("brackets"):
+            parts.append(gettext("brackets"))
+    elif setup.game == "ultimes":
+        if options.get("mark_elevated"):
+            parts.append(gettext("ultimate numbers and their powers marked"))
+        elif options.get("mark_ultimates"):
+            parts.append(gettext("ultimate numbers marked"))
+    elif setup.game == "numx":
+        parts.append(str(NUMX_MODES.get(options.get("mode"), options.get("mode"))))
+    return ", ".join(parts)
+
+
+NUMX_MODES = {"speed_run": _("Speed Run"), "x_game": _("X-Game"), "family": _("Family")}
 
 
 def per_hundred(rate: float) -> int:
     return round(rate * 100)
+
+
+def _reason(measured: practice.Measured, default: practice.Measured,
+            reference: practice.Measured | None, median_turns: int | None) -> str:
+    """One set-up's reason in numbers, against its game's default."""
+    figures = {
+        "chosen": per_hundred(measured.rate),
+        "default": per_hundred(default.rate),
+        "reference": per_hundred(reference.rate if reference is not None else 0.0),
+        "skill": capfirst(skill_name(measured.skill)),
+    }
+    game = measured.setup.game
+    if game == practice.GAME:
+        why = MSG_WHY[measured.skill] % figures
+    elif game == "nambarz" and measured.skill in MSG_WHY_NAMBARZ:
+        why = MSG_WHY_NAMBARZ[measured.skill] % figures
+    else:
+        why = MSG_WHY_ASKED % figures
+    if not median_turns:
+        return gettext("%(why)s.") % {"why": why}
+    lasts = gettext("a game lasts about %(turns)d table turns") % {"turns": median_turns}
+    return gettext("%(why)s; %(lasts)s.") % {"why": why, "lasts": lasts}
 
 
 def why_text(choice: practice.Choice) -> str:
@@ -132,12 +203,17 @@ def why_text(choice: practice.Choice) -> str:
             "No game can be set up to give twice the practice of %(skill)s that its"
             " usual game gives."
         ) % {"skill": skill_name(choice.skill)}
-    why = MSG_WHY[choice.skill] % {
-        "chosen": per_hundred(choice.chosen.rate),
-        "default": per_hundred(choice.default.rate),
-    }
-    lasts = gettext("a game lasts about %(turns)d table turns") % {"turns": choice.median_turns}
-    return gettext("%(why)s; %(lasts)s.") % {"why": why, "lasts": lasts}
+    return _reason(choice.chosen, choice.default, choice.reference, choice.median_turns)
+
+
+def second_text(choice: practice.Choice) -> str:
+    """The second proposal's reason (another game), "" without one."""
+    second = choice.second
+    if second is None:
+        return ""
+    return _reason(
+        second.measured, second.default, choice.reference, practice.median_turns(second.measured)
+    )
 
 
 # ------------------------------------------------------------------ proposals
@@ -156,6 +232,11 @@ class GroupProposal:
     plan: Plan
     tables: list[str]
     start_url: str = ""
+    # Another game where the set-up fits too, for variety ("Or: Nambarz, ...").
+    second_game: str = ""
+    second_setup: str = ""
+    second_why: str = ""
+    second_url: str = ""
 
     @property
     def fits(self) -> bool:
@@ -199,7 +280,7 @@ def _table_lines(chosen: Plan, labels: dict[Hashable, str]) -> list[str]:
         players = ", ".join(seats)
         if table.computers:
             line = gettext("Table %(number)d: %(players)s, against a computer player (%(level)s)")
-            level = LEVEL_WORDS.get(chosen.computer_level, chosen.computer_level)
+            level = LEVEL_WORDS.get(table.computer_level, table.computer_level)
             lines.append(line % {"number": number, "players": players, "level": level})
         else:
             lines.append(gettext("Table %(number)d: %(players)s") % {
@@ -217,7 +298,10 @@ def proposals(report: ClassReport, teacher, *, mixed: bool = False) -> LessonPro
     masters = {group.skill: grouping.masters(pupils, group.skill) for group in found}
     paired = partners(found, masters) if mixed else {}
     plans = {
-        group: plan(group.kind, group.pupil_ids, mixed=mixed, partners=paired)
+        group: plan(
+            group.kind, group.pupil_ids, mixed=mixed, partners=paired,
+            reasons={member.pupil_id: member.reason for member in group.members},
+        )
         for group in found
     }
     lessons = []
@@ -235,7 +319,17 @@ def proposals(report: ClassReport, teacher, *, mixed: bool = False) -> LessonPro
             tables=_table_lines(tables, labels),
         )
         if choice.chosen is not None:
-            lesson.start_url = start_url(report.classroom, teacher, group.skill, choice, tables)
+            lesson.start_url = start_url(
+                report.classroom, teacher, group.skill, choice.chosen.setup, tables
+            )
+        if choice.second is not None:
+            second = choice.second.measured.setup
+            lesson.second_game = GAME_NAMES.get(second.game, second.game)
+            lesson.second_setup = setup_text(second)
+            lesson.second_why = second_text(choice)
+            lesson.second_url = start_url(
+                report.classroom, teacher, group.skill, choice.second.measured.setup, tables
+            )
         lessons.append(lesson)
     return LessonProposals(lessons, mixed)
 
@@ -244,10 +338,10 @@ def proposals(report: ClassReport, teacher, *, mixed: bool = False) -> LessonPro
 
 
 def start_url(
-    classroom: Classroom, teacher, skill: str, choice: practice.Choice, tables: Plan
+    classroom: Classroom, teacher, skill: str, setup: practice.AnySetup, tables: Plan
 ) -> str:
-    """The start form's address with this group's plan signed into it."""
-    setup = choice.chosen.setup
+    """The start form's address with this group's plan signed into it: the
+    game and its options, the seats, the skill."""
     data = {
         "c": classroom.pk,
         "t": teacher.pk,
@@ -258,6 +352,7 @@ def start_url(
         "ts": tables.table_size,
         "tm": tables.team_size,
         "b": tables.computer_level,
+        "l": {str(number): level for number, level in tables.levels().items()},
     }
     token = signing.dumps(data, salt=SALT, compress=True)
     url = reverse("games:session_new", args=[classroom.pk])
@@ -276,6 +371,8 @@ class StartPlan:
     table_size: int
     team_size: int
     computer_level: str
+    # Table number -> its computer players' level (each table's pupils').
+    table_levels: dict[int, str] = field(default_factory=dict)
 
 
 BROKEN = _("This link to start tables is broken: the form shows the usual choices.")
@@ -306,15 +403,27 @@ def read_plan(token: str, classroom: Classroom, teacher) -> tuple[StartPlan | No
         return None, str(OTHER_CLASS)
     seating = data.get("s")
     options = data.get("o")
+    # Plans signed before tables carried their own level have none: the
+    # session's level then seats every table.
+    levels = data.get("l", {})
     fine = (
         data.get("k") in SKILLS
         and isinstance(data.get("g"), str)
         and isinstance(options, dict)
         and isinstance(seating, dict)
-        and all(key.isdigit() and _whole(n, 1, 15) for key, n in seating.items())
+        and all(
+            key.isascii() and key.isdigit() and _whole(n, 1, 15) for key, n in seating.items()
+        )
         and _whole(data.get("ts"), 1, 4)
         and _whole(data.get("tm"), 1, 3)
         and data.get("b") in LEVEL_WORDS
+        and isinstance(levels, dict)
+        and all(
+            isinstance(key, str) and key.isascii() and key.isdigit()
+            and _whole(int(key), 1, 15)
+            and level in LEVEL_WORDS
+            for key, level in levels.items()
+        )
     )
     if not fine:
         return None, str(BROKEN)
@@ -326,6 +435,7 @@ def read_plan(token: str, classroom: Classroom, teacher) -> tuple[StartPlan | No
         table_size=data["ts"],
         team_size=data["tm"],
         computer_level=data["b"],
+        table_levels={int(key): level for key, level in levels.items()},
     ), ""
 
 
@@ -394,7 +504,7 @@ class PupilPractice:
 
     skill: str
     kind: str  # "need" or "ready", as the groups say
-    setup: practice.Setup
+    setup: practice.AnySetup
     computer_level: str
 
     @property

@@ -143,8 +143,11 @@ def pupil_home(request):
         {"table": table, "title": title, "same_game_twice": titles[str(title)] > 1}
         for table, title in tables
     ]
-    # With no game to play, the pupil may practise their next skill alone.
-    practice = None if games else lessons.next_practice(request.pupil)
+    # With no game to play, the pupil may practise their next skill alone,
+    # unless the teacher switched it off for the class.
+    practice = None
+    if not games and request.pupil.classroom.pupils_practise_alone:
+        practice = lessons.next_practice(request.pupil)
     return render(
         request, "classroom/pupil_home.html", {"games": games, "practice": practice}
     )

@@ -308,6 +308,10 @@ def practice_alone(request):
     it up for their group. A game of it already under way is joined again
     rather than started twice."""
     pupil = request.pupil
+    if not pupil.classroom.pupils_practise_alone:
+        # A form posted anyway (an old page, a forged one): nothing starts.
+        messages.error(request, _("Your teacher has switched off playing alone for now."))
+        return redirect("classroom:pupil_home")
     found = lessons.next_practice(pupil)
     if found is None:
         return redirect("classroom:pupil_home")

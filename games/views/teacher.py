@@ -61,6 +61,7 @@ def session_new(request, pk: int):
                 seating=form.cleaned_data["seating"],
                 whole_class=form.cleaned_data["whole_class"],
                 practice_skill=form.cleaned_data.get("practice") or "",
+                table_levels=form.cleaned_data["table_levels"],
             )
         except IllegalMove as refusal:
             form.add_error(None, refusal.reason)
@@ -102,6 +103,7 @@ def _planned_form(request, classroom, pupils, signed_in) -> SessionForm:
         bot_level=plan.computer_level,
         practice=plan.skill,
     )
+    initial.update({f"level_{number}": level for number, level in plan.table_levels.items()})
     options = PAGES[plan.game].options_initial(plan.options)
     return SessionForm(
         initial=initial,

@@ -1,12 +1,11 @@
 """A class of synthetic pupils of known needs plays weeks of games through the
-real move path (tests/classroom/lesson_class.py); the class report then
+real move path (games/demo_play.py, as the demo class does); the class report then
 proposes the groups their needs call for, each with a game set up for its
 skill and tables, in English and in French."""
 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from urllib.parse import unquote
 
 import pytest
@@ -18,8 +17,7 @@ from django.urls import reverse
 from classroom.models import Classroom, Pupil, Teacher
 from classroom.reports import lessons
 from classroom.reports import services as reports
-from games import services
-from tests.classroom.lesson_class import play_class
+from games.demo_play import at_once, play_class
 
 pytestmark = pytest.mark.django_db
 
@@ -29,17 +27,11 @@ CAST = ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn")
 @pytest.fixture(scope="module")
 def played(django_db_setup, django_db_blocker):
     """The class's weeks of play, once for the module: {name: pupil}."""
-    from config import celery_app
-
-    with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
-        patch.setattr(services, "BOT_PAUSE", timedelta(0))
-        patch.setattr(services, "_refresh_reports", lambda pupil_ids: None)
-        eager = celery_app.conf.task_always_eager
-        celery_app.conf.task_always_eager = True
+    with django_db_blocker.unblock():
         teacher = Teacher.objects.create_user("lessons@school.test", "correct-horse-44")
         classroom = Classroom.objects.create(teacher=teacher, name="CM1", school_year="2026-2027")
         try:
-            with transaction.atomic():
+            with at_once(), transaction.atomic():
                 pupils = {
                     name: Pupil.objects.create(
                         classroom=classroom, first_name=name, initial="P", avatar="cat",
@@ -50,7 +42,6 @@ def played(django_db_setup, django_db_blocker):
                 play_class(classroom, teacher, {pupil: name for name, pupil in pupils.items()})
             yield pupils
         finally:
-            celery_app.conf.task_always_eager = eager
             teacher.delete()
 
 

@@ -91,3 +91,47 @@ def test_only_a_signed_in_pupil_may_start_one(client, classroom, teacher, pupils
     assert response.status_code in (302, 403)
     assert not GameSession.objects.filter(practice_skill="mul").exists()
     assert client.get(reverse("games:practice_alone")).status_code in (302, 405)
+
+
+def test_the_teacher_may_switch_playing_alone_off_and_on(
+    teacher_client, classroom, teacher, pupils
+):
+    """The class setting: off, the home proposes nothing and a POST sent
+    anyway (an old page, a forged form) starts nothing, with a message; on
+    again, the pupil is asked again."""
+    lea = pupils[0]
+    give_evidence(classroom, teacher, lea)
+    edit = reverse("classroom:class_edit", args=[classroom.pk])
+    form = teacher_client.get(edit).content.decode()
+    assert 'name="pupils_practise_alone"' in form and "practise alone" in form
+    fields = {"name": classroom.name, "school_year": classroom.school_year,
+              "uses_picture_passwords": "on"}
+    assert teacher_client.post(edit, fields).status_code == 302  # the box left unticked
+    classroom.refresh_from_db()
+    assert classroom.pupils_practise_alone is False
+
+    client = signed_in(lea)
+    home = client.get(reverse("classroom:pupil_home")).content.decode()
+    assert "practice-alone" not in home and "practise ×" not in home
+    response = client.post(reverse("games:practice_alone"), follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == reverse("classroom:pupil_home")
+    assert "Your teacher has switched off playing alone for now." in response.content.decode()
+    assert not GameSession.objects.filter(practice_skill="mul").exists()
+
+    assert teacher_client.post(edit, {**fields, "pupils_practise_alone": "on"}).status_code == 302
+    classroom.refresh_from_db()
+    assert classroom.pupils_practise_alone is True
+    home = client.get(reverse("classroom:pupil_home")).content.decode()
+    assert "practice-alone" in home
+    assert client.post(reverse("games:practice_alone")).status_code == 302
+    assert GameSession.objects.filter(practice_skill="mul").count() == 1
+
+
+def test_another_teacher_cannot_switch_it(client, other_teacher, classroom):
+    client.force_login(other_teacher)
+    edit = reverse("classroom:class_edit", args=[classroom.pk])
+    response = client.post(edit, {"name": "Mine", "school_year": classroom.school_year})
+    assert response.status_code == 404
+    classroom.refresh_from_db()
+    assert classroom.pupils_practise_alone is True and classroom.name != "Mine"

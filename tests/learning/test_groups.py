@@ -147,3 +147,20 @@ def test_mixed_tables_without_teams_seat_the_pair_side_by_side():
     assert [t.seats for t in side.tables] == [(("Ada",), ("Eve",)), (("Dan",),)]
     assert side.team_size == 1
     assert side.seating() == {"Ada": 1, "Eve": 1, "Dan": 2}
+
+
+def test_each_table_takes_the_level_of_its_pupils():
+    """A pupil who needs help sets a beginner computer at their table, one who
+    avoids the operation a medium one; a table of both takes the gentler."""
+    reasons = {"Cleo": "needs_help", "Ben": "avoids", "Eve": "avoids", "Dan": "not_enough",
+               "Gus": "avoids"}
+    four = plan("need", ["Cleo", "Ben", "Eve", "Gus", "Dan"], reasons=reasons)
+    assert [t.computer_level for t in four.tables] == ["beginner", "greedy", "beginner"]
+    assert four.levels() == {1: "beginner", 2: "greedy", 3: "beginner"}
+    # A master beside a pupil: the pupil's level, in teams or side by side.
+    for teams in (True, False):
+        mixed = plan("need", ["Ben", "Cleo"], mixed=True, partners={"Ben": "Ada", "Cleo": "Finn"},
+                     teams=teams, reasons=reasons)
+        assert [t.computer_level for t in mixed.tables] == ["greedy", "beginner"]
+    # Without reasons, every table takes the group's level.
+    assert plan("ready", ["Finn", "Ada", "Zoe"]).levels() == {1: "greedy", 2: "greedy"}

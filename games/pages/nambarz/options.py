@@ -83,3 +83,20 @@ class NambarzOptions(forms.Form):
         if data.get("no_tie_break"):
             options["tie_break"] = False
         return options
+
+
+def initial_from(options: dict[str, Any]) -> dict[str, Any]:
+    """The fields that show these engine options (``engine_options`` read
+    back): a plan of the class report opens the start form with them."""
+    initial: dict[str, Any] = {}
+    if options.get("rounds") in (1, 3, 5):
+        initial["rounds"] = str(options["rounds"])
+    if options.get("jokers") in (12, 8, 4):
+        initial["jokers"] = str(options["jokers"])
+    initial["brackets"] = options.get("brackets") is True
+    initial["young"] = options.get("young") is True or options.get("operations") == "+-"
+    initial["strict_simplest"] = options.get("strict_simplest") is True
+    initial["last_unpaid"] = options.get("last_paid") is False
+    initial["nambarz_teams"] = options.get("teams") is True
+    initial["no_tie_break"] = options.get("tie_break") is False
+    return initial

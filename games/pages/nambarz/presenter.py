@@ -38,7 +38,7 @@ from games.pages.base import (
 )
 
 from . import drawing
-from .options import NambarzOptions
+from .options import NambarzOptions, initial_from
 
 LOG_MOVES = 8
 LOG_LINES = 6
@@ -98,6 +98,9 @@ class NambarzPresenter(Presenter):
     )
     engine = GAME
     options_form = NambarzOptions
+
+    def options_initial(self, options: dict[str, Any]) -> dict[str, Any]:
+        return initial_from(options)
     stylesheet = "css/nambarz.css"
     second_chance = False  # a wrong result is always tried again
     move_fields = {

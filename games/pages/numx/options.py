@@ -44,3 +44,12 @@ class NumxOptions(forms.Form):
         if data.get("numx_teams"):
             options["teams"] = TEAMS_AT_FOUR
         return options
+
+
+def initial_from(options: dict[str, Any]) -> dict[str, Any]:
+    """The fields that show these engine options (a class report's plan)."""
+    mode = options.get("mode")
+    initial: dict[str, Any] = {"numx_mode": mode} if mode in dict(MODES) else {}
+    if options.get("teams"):
+        initial["numx_teams"] = True
+    return initial

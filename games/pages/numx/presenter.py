@@ -38,7 +38,7 @@ from games.pages.base import (
 from . import drawing, words
 from . import moves as posted
 from . import table as shown
-from .options import NumxOptions
+from .options import NumxOptions, initial_from
 
 LOG_MOVES = 10
 LOG_LINES = 8
@@ -52,6 +52,9 @@ class NumxPresenter(Presenter):
     pitch = gettext_lazy("NUM-X: tricks that climb, then count your score cards")
     engine = GAME
     options_form = NumxOptions
+
+    def options_initial(self, options: dict[str, Any]) -> dict[str, Any]:
+        return initial_from(options)
     stylesheet = "css/numx.css"
 
     # ------------------------------------------------------------------ moves

@@ -32,3 +32,12 @@ class TrackOptions(forms.Form):
             "mark_ultimates": marks in ("ultimates", "both"),
             "mark_elevated": marks == "both",
         }
+
+
+def initial_from(options: dict[str, Any]) -> dict[str, Any]:
+    """The fields that show these engine options (a class report's plan)."""
+    if options.get("mark_elevated") is True:
+        return {"track_marks": "both"}
+    if options.get("mark_ultimates") is True:
+        return {"track_marks": "ultimates"}
+    return {"track_marks": "none"}

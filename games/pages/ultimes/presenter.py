@@ -25,7 +25,7 @@ from games.pages.base import (
 )
 
 from . import drawing as tracks
-from .options import TrackOptions
+from .options import TrackOptions, initial_from
 
 LOG_MOVES = 8  # the last moves read for the table's log
 LOG_LINES = 6
@@ -146,6 +146,9 @@ class UltimesPresenter(Presenter):
     pitch = gettext_lazy("The track of ultimate numbers: a race to 99 with primes and powers")
     engine = GAME
     options_form = TrackOptions
+
+    def options_initial(self, options: dict[str, Any]) -> dict[str, Any]:
+        return initial_from(options)
     stylesheet = "css/ultimes.css"
     move_fields = {
         "dice": ("count",),
