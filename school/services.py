@@ -1,0 +1,44 @@
+"""The writes of the school's pages: a school and its first administrator, a
+teacher joining, a teacher's role and account changed by the administrator."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.db import transaction
+
+from classroom.models import Teacher
+
+from .models import School
+
+
+def normalise_email(email: str) -> str:
+    """As the sign-up stores an address: NFKC, trimmed, lower case."""
+    return unicodedata.normalize("NFKC", email).strip().lower()
+
+
+def address_taken(email: str) -> bool:
+    return Teacher.objects.filter(email__iexact=normalise_email(email)).exists()
+
+
+@transaction.atomic
+def school_create(name: str, admin_email: str, password: str, display_name: str = "") -> Teacher:
+    """A school and its first administrator (manage.py create_school)."""
+    school = School.objects.create(name=name)
+    return Teacher.objects.create_user(
+        normalise_email(admin_email),
+        password,
+        display_name=display_name,
+        school=school,
+        role=Teacher.Role.ADMIN,
+    )
+
+
+def administrators_left(school_id: int, *, without: Teacher) -> int:
+    """The school's active administrators other than ``without``: a change
+    that would leave none is refused (nobody could invite or reset anyone)."""
+    return (
+        Teacher.objects.filter(school_id=school_id, role=Teacher.Role.ADMIN, is_active=True)
+        .exclude(pk=without.pk)
+        .count()
+    )
