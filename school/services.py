@@ -42,3 +42,25 @@ def administrators_left(school_id: int, *, without: Teacher) -> int:
         .exclude(pk=without.pk)
         .count()
     )
+
+
+def role_change(teacher: Teacher, role: str) -> None:
+    teacher.role = role
+    teacher.save(update_fields=["role"])
+
+
+def active_set(teacher: Teacher, active: bool) -> None:
+    """A deactivated teacher cannot sign in, and their open sessions end at
+    their next request (Django's ModelBackend refuses an inactive user)."""
+    teacher.is_active = active
+    teacher.save(update_fields=["is_active"])
+
+
+def password_reset_send(request, teacher: Teacher) -> None:
+    """Django's own password-reset e-mail, as the sign-in page's "forgot"
+    sends it: the administrator never learns or sets the password."""
+    from django.contrib.auth.forms import PasswordResetForm
+
+    form = PasswordResetForm({"email": teacher.email})
+    if form.is_valid():
+        form.save(request=request, use_https=request.is_secure())

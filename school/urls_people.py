@@ -2,8 +2,15 @@
 
 from django.urls import path
 
-from .views import people
+from .views import joining, people
 
 urlpatterns = [
     path("", people.classes, name="classes"),
+    path("teachers/", people.teachers, name="teachers"),
+    path("teachers/invite/", people.invite, name="invite"),
+    path("teachers/codes/", people.code_new, name="code_new"),
+    path("teachers/<int:pk>/", people.teacher_change, name="teacher_change"),
+    path("invitations/<int:pk>/revoke/", people.invitation_revoke, name="invitation_revoke"),
+    path("join/", joining.join, name="join"),
+    path("join/<str:token>/", joining.invitation_accept, name="invitation_accept"),
 ]

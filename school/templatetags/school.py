@@ -18,3 +18,11 @@ def sees_whole_school(user) -> bool:
 @register.filter
 def manages_school(user) -> bool:
     return bool(getattr(user, "is_authenticated", False)) and roles.manages_school(user)
+
+
+@register.simple_tag
+def open_sign_up() -> bool:
+    """Whether anyone may sign up without an invitation (settings.NUMBO_OPEN_SIGN_UP)."""
+    from django.conf import settings
+
+    return settings.NUMBO_OPEN_SIGN_UP
