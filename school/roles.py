@@ -32,7 +32,11 @@ RUNS (the class's teacher and co-teachers only):
     game: pause, end, seat late pupils; its cards show the tables as they are
     played, which is running the lesson, not reading a report),
     session_control, table_projector, and a game's own teacher pages
-    (games:session_cards, session_turn, NMBR 9's whole class).
+    (games:session_cards, session_next_card: NMBR 9's whole class).
+
+CHOOSES CO-TEACHERS (the class's own teacher, and the school's administrator,
+who does not run the class otherwise): school:co_teachers, also shown on
+classroom:class_edit.
 
 A class the teacher may not see is "not found" (404), as before the school:
 nobody learns that it exists. A class they see but may not run or export is
@@ -114,3 +118,11 @@ def sees(teacher: Teacher, classroom_id: int) -> bool:
 
 def exports(teacher: Teacher, classroom_id: int) -> bool:
     return classrooms_exported_by(teacher).filter(pk=classroom_id).exists()
+
+
+def chooses_co_teachers(teacher: Teacher, classroom: Classroom) -> bool:
+    """The class's own teacher, or the administrator of its school. A
+    co-teacher runs the class but does not choose who else does."""
+    if classroom.teacher_id == teacher.pk:
+        return True
+    return manages_school(teacher) and classroom.teacher.school_id == teacher.school_id

@@ -64,3 +64,8 @@ def password_reset_send(request, teacher: Teacher) -> None:
     form = PasswordResetForm({"email": teacher.email})
     if form.is_valid():
         form.save(request=request, use_https=request.is_secure())
+
+
+def co_teachers_set(classroom, teachers) -> None:
+    """The class's co-teachers are exactly these (chosen on its settings page)."""
+    classroom.co_teachers.set(teachers)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import joining, people
+from .views import co_teachers, joining, people
 
 urlpatterns = [
     path("", people.classes, name="classes"),
@@ -11,6 +11,7 @@ urlpatterns = [
     path("teachers/codes/", people.code_new, name="code_new"),
     path("teachers/<int:pk>/", people.teacher_change, name="teacher_change"),
     path("invitations/<int:pk>/revoke/", people.invitation_revoke, name="invitation_revoke"),
+    path("classes/<int:pk>/co-teachers/", co_teachers.co_teachers, name="co_teachers"),
     path("join/", joining.join, name="join"),
     path("join/<str:token>/", joining.invitation_accept, name="invitation_accept"),
 ]

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from school import roles
+from school.forms import CoTeachersForm
 
 from .. import privacy, roster, selectors, services
 from ..forms import ClassroomForm, CopyClassroomForm, PasteForm, PupilForm
@@ -83,7 +84,14 @@ def class_edit(request, pk: int):
         form.save()
         messages.success(request, _("Saved."))
         return redirect("classroom:class_detail", pk=classroom.pk)
-    return render(request, "classroom/class_form.html", {"form": form, "classroom": classroom})
+    co_form = None
+    if classroom.teacher.school_id and roles.chooses_co_teachers(request.user, classroom):
+        co_form = CoTeachersForm(classroom=classroom)
+    return render(
+        request,
+        "classroom/class_form.html",
+        {"form": form, "classroom": classroom, "co_form": co_form},
+    )
 
 
 @teacher_required

@@ -2,7 +2,9 @@
 finds them), asked by each role in and out of the class's school: each gets
 exactly what school.roles says.
 
-- the class's teacher and its co-teacher run the class: nothing refused;
+- the class's teacher and its co-teacher run the class: nothing refused but
+  the choice of co-teachers, which is the class's teacher's (and the
+  administrator's);
 - the school's administrator sees and exports, the maths lead sees: what
   they may only read or not export is refused with 403;
 - a teacher of another class of the school, the maths lead and the
@@ -60,6 +62,8 @@ RUNS = {
     "games:session_next_card",
     "games:table_projector",
 }
+# The class's own teacher and the school's administrator.
+CHOOSES = {"school:co_teachers"}
 # A report job is its asker's: the file they asked for, in their language.
 OWN_JOB = {"reports:job_status", "reports:job_download"}
 # Not a teacher's page: the pupils' tables (a signed token or the pupil's
@@ -74,27 +78,27 @@ NOT_TEACHERS = {
     "sign_up_finish",
     "password_reset_confirm",
 }
-KINDS = ("classes/", "pupils/", "sessions/", "tables/", "reports/jobs/")
+KINDS = ("classes/<", "pupils/<", "sessions/<", "tables/<", "jobs/<")
 
 ACTORS = {
     # who: the kinds of view they may use (the others refuse them)
-    "its teacher": {"sees", "exports", "runs", "own_job"},
+    "its teacher": {"sees", "exports", "runs", "chooses", "own_job"},
     "a co-teacher": {"sees", "exports", "runs"},
-    "the school's administrator": {"sees", "exports"},
+    "the school's administrator": {"sees", "exports", "chooses"},
     "the school's maths lead": {"sees"},
     "a teacher of another class": set(),
     "another school's maths lead": set(),
     "another school's administrator": set(),
     "a teacher without a school": set(),
 }
-# Those who read the class are told what they may not do (403); the others
+# Those who see the class are told what they may not do (403); the others
 # learn nothing of it (404).
-READERS = {"the school's administrator", "the school's maths lead"}
+READERS = {"a co-teacher", "the school's administrator", "the school's maths lead"}
 
 
 def kind_of(name: str) -> str:
     for kind, names in (("sees", SEES), ("exports", EXPORTS), ("runs", RUNS),
-                        ("own_job", OWN_JOB)):
+                        ("chooses", CHOOSES), ("own_job", OWN_JOB)):
         if name in names:
             return kind
     raise AssertionError(f"{name}: say in tests/school/test_roles_every_url.py who may use it")
@@ -104,7 +108,7 @@ def class_routes():
     for route in every_route():
         if route.name.startswith("admin:") or not route.name or route.name in NOT_TEACHERS:
             continue
-        if route.parameters and route.route.startswith(KINDS):
+        if route.parameters and any(kind in route.route for kind in KINDS):
             yield route
 
 
