@@ -88,6 +88,7 @@ def _teachers_page(request, *, invite_form=None, code_form=None, status=200):
             "invite_form": invite_form or InviteForm(),
             "code_form": code_form or CodeForm(),
             "join_url": request.build_absolute_uri(reverse("school:join")),
+            "link_days": invitations.LINK_DAYS,
         },
         status=status,
     )
