@@ -75,7 +75,7 @@ def classes(request):
 def _teachers_page(request, *, invite_form=None, code_form=None, status=200):
     school = request.user.school
     teachers = school.teachers.order_by("-is_active", "display_name", "email")
-    invitations = school.invitations.pending().select_related("invited_by")
+    waiting = school.invitations.pending().select_related("invited_by")
     return render(
         request,
         "school/people/teachers.html",
@@ -83,8 +83,8 @@ def _teachers_page(request, *, invite_form=None, code_form=None, status=200):
             "school": school,
             "teachers": teachers,
             "roles": Teacher.Role.choices,
-            "links": [i for i in invitations if i.kind == Invitation.Kind.EMAIL],
-            "codes": [i for i in invitations if i.kind == Invitation.Kind.CODE],
+            "links": [i for i in waiting if i.kind == Invitation.Kind.EMAIL],
+            "codes": [i for i in waiting if i.kind == Invitation.Kind.CODE],
             "invite_form": invite_form or InviteForm(),
             "code_form": code_form or CodeForm(),
             "join_url": request.build_absolute_uri(reverse("school:join")),
