@@ -24,7 +24,7 @@ def ours():
 @pytest.fixture
 def victim(ours):
     world = build_school("Victim", ("Wilhelmine", "Théodule", "Eulalie"))
-    Teacher.objects.filter(pk=world.teacher.pk).update(school=ours)
+    Teacher.objects.filter(pk=world.teacher.pk).update(school=ours, role=Teacher.Role.TEACHER)
     world.teacher.refresh_from_db()
     return world
 
@@ -80,7 +80,7 @@ def test_a_forged_co_teacher_is_refused_in_words(client, ours, victim, forged):
 
 
 def test_a_lone_teacher_s_class_has_no_co_teachers_to_choose(client, victim):
-    Teacher.objects.filter(pk=victim.teacher.pk).update(school=None)
+    Teacher.objects.filter(pk=victim.teacher.pk).update(school=None, role=Teacher.Role.TEACHER)
     client.force_login(victim.teacher)
     page = client.get(reverse("classroom:class_edit", args=[victim.classroom.pk])).content
     assert b"co-teachers-title" not in page

@@ -116,11 +116,11 @@ def class_routes():
 def world(db):
     ours, theirs = School.objects.create(name="Ours"), School.objects.create(name="Theirs")
     victim = build_school("Victim", ("Wilhelmine", "Théodule", "Eulalie"))
-    Teacher.objects.filter(pk=victim.teacher.pk).update(school=ours)
+    Teacher.objects.filter(pk=victim.teacher.pk).update(school=ours, role=Teacher.Role.TEACHER)
     co_teacher = make_teacher("Co", ours)
     victim.classroom.co_teachers.add(co_teacher)
     neighbour = build_school("Neighbour", ("Anatole", "Bérénice", "Cosima")).teacher
-    Teacher.objects.filter(pk=neighbour.pk).update(school=ours)
+    Teacher.objects.filter(pk=neighbour.pk).update(school=ours, role=Teacher.Role.TEACHER)
     users = {
         "its teacher": victim.teacher,
         "a co-teacher": co_teacher,
