@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from school import roles
+
 from .codes import normalise_class_code
 from .models import Classroom, Pupil, ReportJob, Teacher
 
@@ -16,8 +18,9 @@ RECENT_SESSIONS = 8
 
 
 def classes_of(teacher: Teacher, *, archived: bool = False) -> QuerySet[Classroom]:
-    """A teacher's classes; the archived ones too when asked."""
-    classrooms = teacher.classrooms.all()
+    """The classes a teacher runs, their own and those they co-teach (school.roles);
+    the archived ones too when asked."""
+    classrooms = roles.classrooms_run_by(teacher).select_related("teacher")
     return classrooms if archived else classrooms.active()
 
 

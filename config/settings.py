@@ -257,6 +257,11 @@ LOGGING = {
 }
 
 # Numbo's own limits.
+# Anyone who reaches the server may sign up as a teacher (the e-mailed link of
+# classroom.views.accounts): on in debug; in production a school's teachers
+# join by invitation (school.invitations) unless NUMBO_OPEN_SIGN_UP=1.
+NUMBO_OPEN_SIGN_UP = env_bool("NUMBO_OPEN_SIGN_UP", DEBUG)
+
 NUMBO = {
     "PASTE_MAX_PUPILS": 60,
     "PASTE_MAX_CHARS": 4000,
@@ -280,6 +285,14 @@ NUMBO = {
     "EMAILS_PER_ACCOUNT": 3,
     "EMAILS_PER_CLIENT_ADDRESS": 20,
     "EMAILS_WINDOW_SECONDS": 3600,
+    # Open sign-ups asked from one client address: a school behind one
+    # address signs its 30 teachers up in a morning; a script stops at 60.
+    "SIGN_UPS_PER_CLIENT_ADDRESS": 60,
+    "SIGN_UPS_WINDOW_SECONDS": 6 * 3600,
+    # School codes typed on the "join your school" page, per client address:
+    # a staff room behind one address joins in a morning, a guessing script stops.
+    "SCHOOL_CODE_TRIES_PER_ADDRESS": 60,
+    "SCHOOL_CODE_WINDOW_SECONDS": 3600,
     # Reverse proxies in front of gunicorn that append X-Forwarded-For (0: none,
     # REMOTE_ADDR is the client). Too high lets a client forge its address.
     "TRUSTED_PROXIES": int(os.environ.get("NUMBO_TRUSTED_PROXIES", "0")),

@@ -15,13 +15,15 @@ from types import SimpleNamespace
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from django.core.exceptions import PermissionDenied
 from django.db import connections, router
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom import roster
-from classroom.models import Attempt, Pupil
+from classroom.models import Attempt, Classroom, Pupil
+from school import roles
 
 from . import live
 from .models import GameSession, Move, Table
@@ -129,13 +131,29 @@ def _card_tables_sql(connection, count: int) -> str:
         f" ON s.{qn(GameSession._meta.pk.column)} = t.{qn(Table.session.field.column)}"
         f" WHERE t.{qn(Table._meta.pk.column)} IN ({', '.join(['%s'] * count)})"
         f" AND t.{qn(Table.session.field.column)} = %s"
-        f" AND s.{qn(GameSession.teacher.field.column)} = %s"
+        f" AND {_run_by_sql(connection, 's')}"
+    )
+
+
+def _run_by_sql(connection, session: str) -> str:
+    """SQL that holds when the session's class is run by the teacher whose id
+    is given twice after it (school.roles.classrooms_run_by, written out for
+    the live view's one query)."""
+    qn = connection.ops.quote_name
+    co_teachers = Classroom.co_teachers.through._meta
+    class_column = f"{session}.{qn(GameSession.classroom.field.column)}"
+    return (
+        f"({class_column} IN (SELECT {qn(Classroom._meta.pk.column)}"
+        f" FROM {qn(Classroom._meta.db_table)} WHERE {qn(Classroom.teacher.field.column)} = %s)"
+        f" OR {class_column} IN (SELECT {qn(co_teachers.get_field('classroom').column)}"
+        f" FROM {qn(co_teachers.db_table)}"
+        f" WHERE {qn(co_teachers.get_field('teacher').column)} = %s))"
     )
 
 
 def card_tables(ids: list[int], session_id: int, teacher_id: int) -> list[Table]:
-    """These tables, each with its session, if they are of this teacher's
-    session: one query, whole rows as the ORM's select_related reads them."""
+    """These tables, each with its session, if they are of a session of a class
+    this teacher runs: one query, whole rows as the ORM's select_related reads them."""
     if not ids:
         return []
     db = router.db_for_read(Table)
@@ -147,7 +165,7 @@ def card_tables(ids: list[int], session_id: int, teacher_id: int) -> list[Table]
     )
     found = []
     split = len(TABLE_FIELDS)
-    for row in _fetch(connection, sql, [*ids, session_id, teacher_id]):
+    for row in _fetch(connection, sql, [*ids, session_id, teacher_id, teacher_id]):
         table = Table.from_db(db, TABLE_NAMES, read_table(row[:split]))
         table.session = GameSession.from_db(db, SESSION_NAMES, read_session(row[split:]))
         found.append(table)
@@ -286,11 +304,14 @@ def every_table_finished(session_id: int) -> bool:
 
 
 def live_rows(session_id: int, teacher_id: int) -> list[LiveRow]:
-    """The tables of this teacher's session, in order, with their stamps as
-    games.live.stamp makes them: one query, no state read. Empty for
-    anyone else's session (or a session without tables)."""
+    """The tables of a session of a class this teacher runs, in order, with
+    their stamps as games.live.stamp makes them: one query, no state read.
+    Empty for anyone else's session (or a session without tables)."""
     rows = (
-        Table.objects.filter(session_id=session_id, session__teacher_id=teacher_id)
+        Table.objects.filter(
+            session_id=session_id,
+            session__classroom__in=roles.classrooms_run_by_id(teacher_id).values("pk"),
+        )
         .order_by("number")
         .values_list(
             "pk",
@@ -311,7 +332,16 @@ def live_rows(session_id: int, teacher_id: int) -> list[LiveRow]:
 
 
 def teachers_session(teacher, pk: int) -> GameSession:
-    """One of this teacher's game sessions; 404 for anyone else's."""
-    return get_object_or_404(
-        GameSession.objects.select_related("classroom"), pk=pk, teacher=teacher
+    """A game session of a class this teacher runs (its teacher or a
+    co-teacher); 404 for a class they do not see, 403 for one they only read."""
+    session = (
+        GameSession.objects.select_related("classroom")
+        .filter(pk=pk, classroom__in=roles.classrooms_run_by(teacher).values("pk"))
+        .first()
     )
+    if session is None:
+        seen = GameSession.objects.filter(
+            pk=pk, classroom__in=roles.classrooms_seen_by(teacher).values("pk")
+        )
+        raise PermissionDenied if seen.exists() else Http404
+    return session

@@ -6,6 +6,7 @@ to finish the sign-up, or that they already have an account)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import PasswordResetView
@@ -24,9 +25,17 @@ SIGN_UP_SALT = "numbo.sign-up"
 SIGN_UP_DAYS = 3
 
 
+def _closed(request):
+    """Open sign-up is off (production, unless NUMBO_OPEN_SIGN_UP=1): teachers
+    join their school by invitation (school.invitations)."""
+    return render(request, "registration/sign_up_closed.html")
+
+
 def sign_up(request):
     if request.user.is_authenticated:
         return redirect("classroom:class_list")
+    if not settings.NUMBO_OPEN_SIGN_UP:
+        return _closed(request)
     form = SignUpForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         _send_sign_up_email(request, form.cleaned_data["email"], form.cleaned_data["display_name"])
@@ -57,6 +66,8 @@ def sign_up_sent(request):
 
 def sign_up_finish(request, token: str):
     """The link of the e-mail: choose a password, and the account exists."""
+    if not settings.NUMBO_OPEN_SIGN_UP:
+        return _closed(request)
     try:
         asked = signing.loads(token, salt=SIGN_UP_SALT, max_age=SIGN_UP_DAYS * 24 * 60 * 60)
         email, name = str(asked["email"]), str(asked["name"])

@@ -14,12 +14,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from learning.opportunities import AVOID_MIN_CHANCES
+from school import roles
 
 from .. import roster, selectors
 from ..models import ReportJob
 from ..reports import exports, jobs, lessons, services
 from ..reports.filters import ReportFilterForm, ReportFilters
-from .access import own_classroom, own_pupil, teacher_required
+from .access import exported_classroom, seen_classroom, seen_pupil, teacher_required
 
 
 def _filters(request) -> tuple[ReportFilterForm, ReportFilters]:
@@ -38,7 +39,7 @@ def _report_url(classroom, filters: ReportFilters, **extra) -> str:
 @teacher_required
 @require_GET
 def class_report(request, pk: int):
-    classroom = own_classroom(request, pk)
+    classroom = seen_classroom(request, pk)
     form, filters = _filters(request)
     report = services.class_report(classroom, filters)
     asked = request.GET.get("job", "")
@@ -53,6 +54,8 @@ def class_report(request, pk: int):
             "classroom": classroom,
             "report": report,
             "form": form,
+            "runs": roles.runs(request.user, classroom.pk),
+            "exports": roles.exports(request.user, classroom.pk),
             "filters": filters,
             "query": f"?{query}" if query else "",
             "jobs": selectors.report_jobs_shown(request.user, classroom, asked_job),
@@ -71,7 +74,7 @@ def class_report(request, pk: int):
 def class_refresh(request, pk: int):
     """Recompute the class's snapshot in the background; asking twice gives
     back the job already under way."""
-    classroom = own_classroom(request, pk)
+    classroom = seen_classroom(request, pk)
     job, _created = jobs.request_job(request.user, classroom, ReportJob.Kind.CLASS_MASTERY)
     return _job_answer(request, job, classroom)
 
@@ -80,7 +83,7 @@ def class_refresh(request, pk: int):
 @require_POST
 def class_prepare(request, pk: int):
     """An export file built by a job, for big classes or when asked."""
-    classroom = own_classroom(request, pk)
+    classroom = exported_classroom(request, pk)
     form, filters = _filters(request)
     fmt = request.POST.get("format", "")
     if fmt not in exports.WRITERS:
@@ -114,7 +117,7 @@ def _job_answer(request, job, classroom, filters: ReportFilters | None = None):
 @teacher_required
 @require_GET
 def class_export(request, pk: int, fmt: str):
-    classroom = own_classroom(request, pk)
+    classroom = exported_classroom(request, pk)
     if fmt not in exports.WRITERS:
         raise Http404
     form, filters = _filters(request)
@@ -137,9 +140,14 @@ def _download(content: bytes, content_type: str, name: str) -> HttpResponse:
     return response
 
 
-def _own_job(request, pk: int) -> ReportJob:
+def _own_job(request, pk: int, classes=roles.classrooms_seen_by) -> ReportJob:
+    """One's own job, of a class one still may read (or export): a co-teacher
+    taken off the class, a teacher gone to another school, keep nothing of it."""
     return get_object_or_404(
-        ReportJob.objects.select_related("classroom"), pk=pk, teacher=request.user
+        ReportJob.objects.select_related("classroom"),
+        pk=pk,
+        teacher=request.user,
+        classroom__in=classes(request.user),
     )
 
 
@@ -163,7 +171,7 @@ def job_status_response(request, job: ReportJob):
 @teacher_required
 @require_GET
 def job_download(request, pk: int):
-    job = _own_job(request, pk)
+    job = _own_job(request, pk, roles.classrooms_exported_by)
     if job.kind != ReportJob.Kind.EXPORT or job.status != ReportJob.Status.DONE:
         raise Http404
     return _download(bytes(job.result), job.result_type, job.result_name)
@@ -172,7 +180,7 @@ def job_download(request, pk: int):
 @teacher_required
 @require_GET
 def pupil_report(request, pk: int):
-    pupil = roster.label_each([own_pupil(request, pk)])[0]
+    pupil = roster.label_each([seen_pupil(request, pk)])[0]
     report = services.pupil_report(pupil)
     return render(
         request,

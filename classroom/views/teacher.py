@@ -14,11 +14,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from school import roles
+from school.forms import CoTeachersForm
+
 from .. import privacy, roster, selectors, services
 from ..forms import ClassroomForm, CopyClassroomForm, PasteForm, PupilForm
 from ..pictures import AVATARS, PASSWORD_PICTURES
 from ..reports.filters import GAME_NAMES
-from .access import own_classroom, own_pupil, teacher_required
+from .access import own_classroom, own_pupil, seen_classroom, teacher_required
 
 
 @teacher_required
@@ -28,7 +31,11 @@ def class_list(request):
     return render(
         request,
         "classroom/class_list.html",
-        {"classrooms": classrooms, "show_archived": show_archived},
+        {
+            "classrooms": classrooms,
+            "show_archived": show_archived,
+            "sees_whole_school": roles.sees_whole_school(request.user),
+        },
     )
 
 
@@ -46,7 +53,10 @@ def class_create(request):
 
 @teacher_required
 def class_detail(request, pk: int):
-    classroom = own_classroom(request, pk)
+    classroom = seen_classroom(request, pk)
+    # The administrator and the maths lead read the class; only its teachers
+    # see its keys (code, QR code, picture passwords) and its buttons.
+    runs = roles.runs(request.user, classroom.pk)
     pupils = roster.label_each(roster.in_name_order(classroom.pupils.with_locked_devices()))
     join_url = request.build_absolute_uri(reverse("classroom:join_class", args=[classroom.code]))
     return render(
@@ -54,6 +64,7 @@ def class_detail(request, pk: int):
         "classroom/class_detail.html",
         {
             "classroom": classroom,
+            "runs": runs,
             "pupils": pupils,
             "join_url": join_url,
             # Named by their game: a list of dates alone told six games apart by the minute.
@@ -73,7 +84,14 @@ def class_edit(request, pk: int):
         form.save()
         messages.success(request, _("Saved."))
         return redirect("classroom:class_detail", pk=classroom.pk)
-    return render(request, "classroom/class_form.html", {"form": form, "classroom": classroom})
+    co_form = None
+    if classroom.teacher.school_id and roles.chooses_co_teachers(request.user, classroom):
+        co_form = CoTeachersForm(classroom=classroom)
+    return render(
+        request,
+        "classroom/class_form.html",
+        {"form": form, "classroom": classroom, "co_form": co_form},
+    )
 
 
 @teacher_required

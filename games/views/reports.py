@@ -10,13 +10,17 @@ from classroom.reports import lessons, services
 from classroom.reports.filters import GAME_NAMES
 from classroom.views.access import teacher_required
 from games.models import GameSession
+from school import roles
 
 
 @teacher_required
 @require_GET
 def session_report(request, pk: int):
+    # Read by whoever sees the class (school.roles); 404 for anyone else.
     session = get_object_or_404(
-        GameSession.objects.select_related("classroom"), pk=pk, classroom__teacher=request.user
+        GameSession.objects.select_related("classroom"),
+        pk=pk,
+        classroom__in=roles.classrooms_seen_by(request.user).values("pk"),
     )
     tables = services.session_report(session)
     return render(

@@ -292,10 +292,13 @@ def session_control(request, pk: int):
 
 @teacher_required
 def table_projector(request, pk: int):
+    # The table of a session the teacher runs (404/403 as the session's).
+    session_id = get_object_or_404(Table.objects.values_list("session_id", flat=True), pk=pk)
+    session = own_session(request, session_id)
     table = get_object_or_404(
         Table.objects.select_related("session").prefetch_related("seats__pupil"),
         pk=pk,
-        session__teacher=request.user,
+        session=session,
     )
     return render_table_for_teacher(request, table, full=True)
 

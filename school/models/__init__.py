@@ -1,5 +1,6 @@
 """The school's models, one module each (helpers of the school add theirs here)."""
 
+from .invitation import Invitation
 from .school import School
 
-__all__ = ["School"]
+__all__ = ["Invitation", "School"]

@@ -29,6 +29,7 @@ from django.utils.http import urlsafe_base64_encode
 from classroom.reports import exports
 from classroom.views.accounts import SIGN_UP_SALT
 from config import urls as numbo_urls
+from school import invitations
 from tests.conftest import tap_pictures
 
 from .world import World, build_world
@@ -101,7 +102,10 @@ def fillings(route: str, keys: list[str], world: World) -> list[str] | None:
         "fmt": sorted(exports.WRITERS),
         "uidb64": [urlsafe_base64_encode(force_bytes(world.teacher.pk))],
         "token": [default_token_generator.make_token(world.teacher)]
-        if "uidb64" in keys else [sign_up],
+        if "uidb64" in keys
+        else [invitations.link_token(world.invitations[0])]
+        if route.startswith("school/")
+        else [sign_up],
     }
     by_first_word = {
         "classes": [world.classroom.pk],
@@ -109,10 +113,14 @@ def fillings(route: str, keys: list[str], world: World) -> list[str] | None:
         "sessions": [s.pk for s in world.sessions],
         "tables": [t.pk for t in world.tables],
         "reports": [j.pk for j in world.jobs],
+        "teachers": [world.teacher.pk],
+        "invitations": [i.pk for i in world.invitations],
     }
+    # The school's pages: the word after "school/" names the model.
+    first = route.split("/")[1] if route.startswith("school/") else route.split("/")[0]
     urls = [route]
     for key in keys:
-        values = by_first_word.get(route.split("/")[0]) if key == "pk" else by_key.get(key)
+        values = by_first_word.get(first) if key == "pk" else by_key.get(key)
         if not values:
             return None
         urls = [u.replace(f"<{key}>", str(v)) for u in urls for v in values]

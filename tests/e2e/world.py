@@ -1,18 +1,22 @@
 """A class in the middle of its games, for the tests that read every page:
 one game of each kind under way and one of each kind that the teacher ended,
 with tokens, pawns, tiles and cards on the boards, a whole-class NMBR 9, a
-class report with evidence and a prepared export. Léa plays in every game."""
+class report with evidence and a prepared export. Léa plays in every game.
+The teacher is their school's administrator, with a colleague, an e-mail
+invitation and a school code waiting: the school's pages are read too."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from classroom.models import Attempt, Pupil, ReportJob
+from classroom.models import Attempt, Pupil, ReportJob, Teacher
 from classroom.reports import jobs
 from engine.nmbr9 import bot_moves
 from games import services
 from games.models import GameSession, Table
 from games.pages import engine_of
+from school import invitations
+from school.models import Invitation, School
 
 GAMES = ["numberquest", "ultimes", "nmbr9", "nambarz", "numx"]
 SKILLS = ("add", "sub", "mul", "div", "brackets", "multi_step", "primes", "powers")
@@ -28,6 +32,7 @@ class World:
     jobs: list[ReportJob] = field(default_factory=list)
     # game slug -> (table under way, table the teacher ended)
     boards: dict[str, tuple[Table, Table]] = field(default_factory=dict)
+    invitations: list[Invitation] = field(default_factory=list)
 
 
 def _midgame(table: Table, game: str) -> None:
@@ -99,4 +104,24 @@ def build_world(classroom, teacher, pupils: list[Pupil]) -> World:
     )
     assert jobs.run_job(export.pk) == "done"
     world.jobs.append(export)
+    _school_of(world)
     return world
+
+
+def _school_of(world: World) -> None:
+    teacher = world.teacher
+    teacher.school = School.objects.create(name="École des Tilleuls")
+    teacher.role = Teacher.Role.ADMIN
+    teacher.save(update_fields=["school", "role"])
+    colleague = Teacher.objects.create_user(
+        "colleague@school.test", "a-long-pass-phrase-9", display_name="Mme Roux",
+        school=teacher.school,
+    )
+    world.classroom.co_teachers.add(colleague)
+    world.invitations.append(invitations.invite_by_email(
+        teacher.school, "invited@school.test", Teacher.Role.MATHS_LEAD, teacher,
+        lambda token: f"/school/join/{token}/",
+    ))
+    world.invitations.append(
+        invitations.make_code(teacher.school, Teacher.Role.TEACHER, 30, 7, teacher)
+    )

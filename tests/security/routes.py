@@ -25,6 +25,8 @@ _KINDS = {
     "sessions": "session",
     "tables": "table",
     "jobs": "job",
+    "teachers": "teacher",  # school/teachers/<pk>/: the administrator's changes
+    "invitations": "invitation",
     # The admin's change pages: admin/<app>/<model>/<object_id>/
     "teacher": "teacher",
     "classroom": "classroom",

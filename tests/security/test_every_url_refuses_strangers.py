@@ -37,6 +37,8 @@ PUBLIC = {
     "password_reset_confirm",
     # The same: a signed token from the sign-up's e-mail, used once.
     "sign_up_finish",
+    # The same: a school's invitation, signed, used once (school.invitations).
+    "school:invitation_accept",
 }
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

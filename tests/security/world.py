@@ -1,5 +1,7 @@
 """A school to attack: a teacher with a class, pupils, a game at tables, a
-whole-class game and a finished export; every object the URLs take."""
+whole-class game and a finished export; every object the URLs take. The
+teacher is their school's administrator (school.School), with a school code
+waiting: another school's administrator is refused all of it."""
 
 from __future__ import annotations
 
@@ -9,6 +11,9 @@ from typing import Any
 from classroom.models import Classroom, Pupil, ReportJob, Teacher
 from games import services
 from games.models import GameSession, Table
+from school import invitations
+from school.models import Invitation
+from school.models import School as RealSchool
 
 PASSWORD = "correct-horse-battery-91"
 
@@ -21,6 +26,7 @@ class School:
     sessions: list[GameSession]
     tables: list[Table]
     jobs: list[ReportJob]
+    invitations: list[Invitation] = field(default_factory=list)
     # Strings only this school's pages may show: another user seeing one sees its data.
     markers: list[str] = field(default_factory=list)
     # The rows that are this school's (tests.security.snapshots keys), once taken.
@@ -34,14 +40,20 @@ class School:
             "table": self.tables,
             "job": self.jobs,
             "teacher": [self.teacher],
+            "invitation": self.invitations,
         }[kind]
 
 
 def build_school(tag: str, first_names: tuple[str, str, str]) -> School:
     """``tag`` makes the names unique, so that a page showing them is caught."""
     teacher = Teacher.objects.create_user(
-        f"{tag.lower()}@school.test", PASSWORD, display_name=f"Teacher {tag}"
+        f"{tag.lower()}@school.test",
+        PASSWORD,
+        display_name=f"Teacher {tag}",
+        school=RealSchool.objects.create(name=f"School {tag}"),
+        role=Teacher.Role.ADMIN,
     )
+    code = invitations.make_code(teacher.school, Teacher.Role.TEACHER, 5, 7, teacher)
     classroom = Classroom.objects.create(teacher=teacher, name=f"Class {tag}")
     pupils = [
         Pupil.objects.create(
@@ -73,5 +85,6 @@ def build_school(tag: str, first_names: tuple[str, str, str]) -> School:
         sessions=[at_tables, whole_class],
         tables=list(at_tables.tables.all()) + list(whole_class.tables.all()[:1]),
         jobs=[export],
-        markers=[classroom.name, classroom.code, teacher.email, *first_names],
+        invitations=[code],
+        markers=[classroom.name, classroom.code, teacher.email, code.code, *first_names],
     )

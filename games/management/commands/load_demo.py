@@ -8,12 +8,15 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from classroom.demo import DEMO_CODE, DEMO_EMAIL, DEMO_PASSWORD, demo_class
+from classroom.demo import DEMO_CODE, DEMO_EMAIL, DEMO_LEAD_EMAIL, DEMO_PASSWORD, demo_class
 from games.demo_play import play_demo
 
 
 class Command(BaseCommand):
-    help = "Create (once) the demo teacher, a class and its pupils, and play its games (once)."
+    help = (
+        "Create (once) the demo school, its two teachers, a class and its pupils, "
+        "and play its games (once)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8000, help="where `make run` serves")
@@ -33,7 +36,9 @@ class Command(BaseCommand):
         site = f"http://localhost:{options['port']}"
         self.stdout.write(
             "Demo ready.\n"
-            f"  Teacher: {site}/accounts/login/  {DEMO_EMAIL} / {DEMO_PASSWORD}\n"
+            f"  Teacher: {site}/accounts/login/  {DEMO_EMAIL} / {DEMO_PASSWORD}"
+            " (the school's administrator)\n"
+            f"  Maths lead: {DEMO_LEAD_EMAIL} / {DEMO_PASSWORD}\n"
             f"  Pupil:   {site}/join/  class code {DEMO_CODE}, "
             "then Léa M. and the pictures sun, moon, star"
         )
