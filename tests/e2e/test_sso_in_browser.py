@@ -120,3 +120,28 @@ def test_a_teacher_the_school_did_not_invite_reads_why(
     assert not Teacher.objects.filter(email="stranger@school.example").exists()
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SHOTS / f"refused-320-{language}.png", full_page=True)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_other_sso_pages_read_well(
+    live_server, browser, browser_context_args, school_sso, language
+):
+    """The page of a bookmarked sign-in address, and the one of a callback
+    without its sign-in (replayed, or from another browser)."""
+    page = tablet(browser, browser_context_args, live_server, 320, language)
+
+    page.goto("/accounts/oidc/google/login/")
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Sign in with Google" if language == "en" else "Se connecter avec Google"
+    )
+    assert small_targets(page) == [] and page.evaluate(WIDE) <= 320
+    assert read_by_axe(page) == []
+
+    answer = page.goto("/accounts/oidc/google/login/callback/?code=x&state=not-this-browsers")
+    assert answer.status == 400
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Numbo could not sign you in" if language == "en"
+        else "Numbo n’a pas pu vous connecter"
+    )
+    assert small_targets(page) == [] and page.evaluate(WIDE) <= 320
+    assert read_by_axe(page) == []
