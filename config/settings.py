@@ -298,7 +298,8 @@ INSTALLED_APPS += [
     "allauth.socialaccount",
     "allauth.socialaccount.providers.openid_connect",
 ]
-# allauth needs it for its flow's context; it adds no query to a request.
+# allauth refuses to start without it (its flow's context): no query, a few µs a
+# request (tests/bench/bench_account_middleware.py).
 MIDDLEWARE += ["allauth.account.middleware.AccountMiddleware"]
 SOCIALACCOUNT_PROVIDERS = {
     "openid_connect": {
