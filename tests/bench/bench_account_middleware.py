@@ -5,7 +5,7 @@ The bare 204 view of bare_wsgi.py called directly and through the middleware,
 interleaved in one process, so that a busy machine slows both alike. It adds
 no query (the poll and move query counts are held by
 tests/games/test_query_counts.py). Session 18, on the shared 2-core machine:
-4.6-11.4 µs a request in three runs, beside bench_requests.py's bare request
+4.5-11.4 µs a request in four runs, beside bench_requests.py's bare request
 of 0.35-0.41 ms. Named bench_* so pytest skips it.
 """
 
