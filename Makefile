@@ -14,6 +14,14 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/pip install --quiet -r requirements.lock
 	@touch $(STAMP)
 
+# The single sign-on tests' OpenID Connect provider (tests/sso/provider.mjs): the
+# versions package-lock.json pins, installed once; the tests run offline after.
+SSO_PROVIDER := tests/sso/node_modules/oidc-provider/package.json
+$(SSO_PROVIDER): tests/sso/package.json tests/sso/package-lock.json
+	@command -v npm >/dev/null || { echo "The single sign-on tests need Node.js and npm: apt-get install -y nodejs npm"; exit 1; }
+	cd tests/sso && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 locale/fr/LC_MESSAGES/django.mo: locale/fr/LC_MESSAGES/django.po | $(STAMP)
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v0 || true
 
@@ -23,7 +31,7 @@ run: $(STAMP)
 	$(BIN)/python manage.py load_demo --port $(PORT)
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
 
-test: $(STAMP)
+test: $(STAMP) $(SSO_PROVIDER)
 	$(BIN)/ruff check .
 	$(BIN)/python manage.py makemigrations --check --dry-run -v0
 	$(BIN)/python -m pytest -q
@@ -39,4 +47,4 @@ messages: $(STAMP)
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 clean:
-	rm -rf $(VENV) var staticfiles
+	rm -rf $(VENV) var staticfiles tests/sso/node_modules

@@ -297,3 +297,38 @@ NUMBO = {
     # REMOTE_ADDR is the client). Too high lets a client forge its address.
     "TRUSTED_PROXIES": int(os.environ.get("NUMBO_TRUSTED_PROXIES", "0")),
 }
+
+# Teachers' single sign-on (OpenID Connect): django-allauth's socialaccount flow
+# only. Numbo's own sign-in, sign-up and password pages stay Numbo's: allauth's
+# account URLs are not mounted and its authentication backend is not used; a
+# provider's sign-in ends in an existing teacher's account or in a refusal
+# (school.sso_adapter). Providers come from the environment (config.sso, README).
+from config.sso import apps_from_environ  # noqa: E402
+
+INSTALLED_APPS += [
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
+]
+# allauth refuses to start without it (its flow's context): no query, a few µs a
+# request (tests/bench/bench_account_middleware.py).
+MIDDLEWARE += ["allauth.account.middleware.AccountMiddleware"]
+SOCIALACCOUNT_PROVIDERS = {
+    "openid_connect": {
+        "provider_class": "school.sso_provider.SchoolOpenIDConnectProvider",
+        "APPS": apps_from_environ(os.environ),
+    }
+}
+SOCIALACCOUNT_ADAPTER = "school.sso_adapter.SocialAccountAdapter"
+ACCOUNT_ADAPTER = "school.sso_adapter.AccountAdapter"
+SOCIALACCOUNT_AUTO_SIGNUP = False
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_EMAIL_VERIFICATION = "none"
+SOCIALACCOUNT_STORE_TOKENS = False
+SOCIALACCOUNT_LOGIN_ON_GET = False
+ACCOUNT_USER_MODEL_USERNAME_FIELD = None
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
+ACCOUNT_EMAIL_VERIFICATION = "none"
+SOCIALACCOUNT_OPENID_CONNECT_URL_PREFIX = "oidc"

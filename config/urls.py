@@ -29,6 +29,9 @@ urlpatterns = [
     ),
     path("accounts/password_reset/", LimitedPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
+    # Teachers' single sign-on: allauth's OpenID Connect flow alone, under accounts/oidc/
+    # (SOCIALACCOUNT_OPENID_CONNECT_URL_PREFIX; school.sso_adapter).
+    path("accounts/", include("allauth.socialaccount.providers.openid_connect.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("school/", include("school.urls")),
     path("admin/", admin.site.urls),

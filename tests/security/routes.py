@@ -107,6 +107,9 @@ def _values(route: Route, name: str, before: str, school: School) -> list[str]:
         "object_id": lambda: [str(school.classroom.pk)],  # after content_type_id: view_on_site
         "app_label": lambda: ["classroom"],
         "url": lambda: [f"classroom/pupil/{school.pupils[0].pk}/change/"],
+        # Single sign-on's providers (accounts/oidc/<provider_id>/...): the
+        # generic one's id; tests/sso walks them with providers configured.
+        "provider_id": lambda: ["oidc"],
     }
     if name not in by_name:
         raise Unfillable(
