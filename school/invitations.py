@@ -179,6 +179,29 @@ def accept(invitation: Invitation, *, email: str, display_name: str, password: s
 
 
 @transaction.atomic
+def accept_by_sign_on(invitation: Invitation, email: str, display_name: str = "") -> Teacher:
+    """The account of a teacher invited by e-mail who signs in for the first
+    time through the school's single sign-on: no password (the provider vouches
+    for them; a password reset can give one later). One use under the lock, as
+    ``accept``; Refused otherwise."""
+    locked = Invitation.objects.select_for_update().select_related("school").get(
+        pk=invitation.pk
+    )
+    _check_pending(locked)
+    email = normalise_email(email)
+    if normalise_email(locked.email) != email or Teacher.objects.filter(
+        email__iexact=email
+    ).exists():
+        raise Refused(_("This invitation is for another address."))
+    teacher = Teacher(email=email, display_name=display_name[:60], school=locked.school,
+                      role=locked.role)
+    teacher.set_unusable_password()
+    teacher.save()
+    Invitation.objects.filter(pk=locked.pk).update(uses=F("uses") + 1)
+    return teacher
+
+
+@transaction.atomic
 def accept_signed_in(invitation: Invitation, teacher: Teacher) -> None:
     """A teacher who already has an account (signed up alone before the school
     came) joins the school the link invites them to."""

@@ -15,6 +15,9 @@ import logging
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from django.core.exceptions import ValidationError
+
+from classroom.validators import no_hidden_characters
 
 from . import sso_claims, sso_rules
 from .sso_provider import NONCE
@@ -73,7 +76,7 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         teacher = None
         if refusal is None:
             if sso_rules.may_sign_in(identity.email):
-                teacher = sso_rules.teacher_for(identity.email)
+                teacher = sso_rules.teacher_for(identity.email, _shown_name(id_token or {}))
             if teacher is None:
                 refusal = sso_claims.Refusal.NOT_INVITED
         if refusal is not None:
@@ -88,3 +91,14 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             sociallogin.account.user = teacher
             sociallogin.account.save(update_fields=["user"])
             sociallogin.user = teacher
+
+
+def _shown_name(id_token: dict) -> str:
+    """The provider's name for a teacher whose account the sign-in makes (an
+    invitation accepted), if it is plain text: pupils read it."""
+    name = str(id_token.get("name") or "").strip()[:60]
+    try:
+        no_hidden_characters(name)
+    except ValidationError:
+        return ""
+    return name

@@ -12,15 +12,25 @@ from collections.abc import Callable
 
 from classroom.models import Teacher
 
+from . import invitations
+
 
 def has_active_teacher(email: str) -> bool:
     return Teacher.objects.filter(email__iexact=email.strip(), is_active=True).exists()
 
 
-# Each way the school lets an address in. The school's invitations add theirs
-# (a pending invitation for the address), and say in ``teacher_for`` how that
-# address's account is made.
-SIGN_IN_RULES: list[Callable[[str], bool]] = [has_active_teacher]
+def has_pending_invitation(email: str) -> bool:
+    """The administrator invited this address by e-mail and the link is still
+    good: signing in with the school's provider accepts it (``teacher_for``).
+    A school code is not enough: anyone in the staff room may have heard it."""
+    return (
+        not Teacher.objects.filter(email__iexact=email.strip()).exists()
+        and invitations.pending_for(email) is not None
+    )
+
+
+# Each way the school lets an address in.
+SIGN_IN_RULES: list[Callable[[str], bool]] = [has_active_teacher, has_pending_invitation]
 
 
 def may_sign_in(email: str) -> bool:
@@ -29,6 +39,15 @@ def may_sign_in(email: str) -> bool:
     return bool(email) and any(rule(email) for rule in SIGN_IN_RULES)
 
 
-def teacher_for(email: str) -> Teacher | None:
-    """The active account this address signs in to, None if it has none."""
-    return Teacher.objects.filter(email__iexact=email.strip(), is_active=True).first()
+def teacher_for(email: str, name: str = "") -> Teacher | None:
+    """The active account this address signs in to, None if it has none; an
+    invited address's account is made now, in the invitation's school with
+    its role (``name``, the provider's, is shown to pupils until changed)."""
+    email = email.strip()
+    teacher = Teacher.objects.filter(email__iexact=email, is_active=True).first()
+    if teacher is not None or not has_pending_invitation(email):
+        return teacher
+    try:
+        return invitations.accept_by_sign_on(invitations.pending_for(email), email, name)
+    except invitations.Refused:
+        return None

@@ -255,3 +255,56 @@ def test_a_next_page_on_another_site_is_not_followed(client, school_sso, ada):
     answer = client.get(f"{callback.path}?{callback.query}")
 
     assert answer.status_code == 302 and answer["Location"] == "/classes/"
+
+
+@pytest.fixture
+def invited_stranger(db):
+    """The school's administrator invited stranger@school.example by e-mail as
+    its maths lead; the link was never opened."""
+    from school import invitations
+    from school.models import School
+
+    school = School.objects.create(name="École des Tilleuls")
+    admin = Teacher.objects.create_user(
+        "head@school.example", "head-password-1", school=school, role=Teacher.Role.ADMIN
+    )
+    return invitations.invite_by_email(
+        school, "stranger@school.example", Teacher.Role.MATHS_LEAD, admin,
+        lambda token: f"http://testserver/school/invitation/{token}/",
+    )
+
+
+def test_an_address_invited_by_email_signs_in_and_joins_the_school(
+    client, school_sso, invited_stranger
+):
+    answer = sign_in(client, "oidc", "stranger")
+
+    assert answer.status_code == 302 and answer["Location"] == "/classes/"
+    stranger = Teacher.objects.get(email="stranger@school.example")
+    assert signed_in(client) == stranger.pk
+    assert (stranger.school, stranger.role) == (invited_stranger.school, Teacher.Role.MATHS_LEAD)
+    # The provider vouches for them: no password of ours until they ask for one.
+    assert not stranger.has_usable_password()
+    invited_stranger.refresh_from_db()
+    assert invited_stranger.uses == 1
+    # Used once: signing in again finds the account, and makes no other.
+    client.post("/accounts/logout/")
+    assert sign_in(client, "oidc", "stranger").status_code == 302
+    assert Teacher.objects.filter(email__iexact="stranger@school.example").count() == 1
+
+
+def test_a_withdrawn_or_expired_invitation_lets_nobody_in(client, school_sso, invited_stranger):
+    from django.utils import timezone
+
+    from school import invitations
+
+    invitations.revoke(invited_stranger)
+    answer = sign_in(client, "oidc", "stranger")
+    assert answer.status_code == 403
+    assert not Teacher.objects.filter(email="stranger@school.example").exists()
+
+    invited_stranger.revoked_at = None
+    invited_stranger.expires_at = timezone.now()
+    invited_stranger.save()
+    assert sign_in(client, "oidc", "stranger").status_code == 403
+    assert not Teacher.objects.filter(email="stranger@school.example").exists()
