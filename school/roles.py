@@ -39,3 +39,24 @@ def classrooms_seen_by(teacher: Teacher) -> QuerySet[Classroom]:
     if sees_whole_school(teacher):
         taught |= Q(teacher__school_id=teacher.school_id)
     return Classroom.objects.filter(taught).distinct()
+
+
+# ------------------------------------------------------------------ the year's end (part E)
+
+
+def runs_classroom(teacher: Teacher, classroom: Classroom) -> bool:
+    """This teacher teaches the class, alone or as a co-teacher."""
+    if classroom.teacher_id == teacher.pk:
+        return True
+    return classroom.co_teachers.filter(pk=teacher.pk).exists()
+
+
+def manages_classroom(teacher: Teacher, classroom: Classroom) -> bool:
+    """The administrator of the class's school (a class's school is its teacher's)."""
+    return manages_school(teacher) and classroom.teacher.school_id == teacher.school_id
+
+
+def changes_pupils_of(teacher: Teacher, classroom: Classroom) -> bool:
+    """Who may move a class's pupils or mark them as leaving: whoever runs the
+    class, and the school's administrator. A maths lead sees, and only sees."""
+    return manages_classroom(teacher, classroom) or runs_classroom(teacher, classroom)
