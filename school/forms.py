@@ -123,15 +123,6 @@ class ArchiveYearForm(forms.Form):
         self.fields["leavers"].queryset = Pupil.objects.filter(
             classroom__in=year_archive.classes_of_year(school_id, school_year)
         )
-        self.school_year = school_year
-
-    def clean(self) -> dict:
-        cleaned = super().clean()
-        # The pupils listed are the shown year's: a year changed in a forged
-        # form must not archive one year with another's leavers.
-        if cleaned.get("school_year") and cleaned["school_year"] != self.school_year:
-            raise forms.ValidationError(_("The page showed another year: reload it."))
-        return cleaned
 
 
 class SchoolSettingsForm(forms.ModelForm):

@@ -116,7 +116,9 @@ def test_moving_signs_the_pupil_out_of_their_tablets(world):
 
 def test_the_move_is_recorded_without_names(world):
     lea, noah = pupil(world.ce2, "Léa"), pupil(world.ce2, "Noah")
-    world.client(world.admin).post(url(world.ce2), {"pupils": [lea.pk, noah.pk], "to": world.cm1.pk})
+    world.client(world.admin).post(
+        url(world.ce2), {"pupils": [lea.pk, noah.pk], "to": world.cm1.pk}
+    )
     entry = AuditEntry.objects.get()
     assert (entry.kind, entry.school, entry.teacher, entry.classroom, entry.pupil_count) == (
         AuditEntry.Kind.PUPILS_MOVED, world.school, world.admin, world.ce2, 2
