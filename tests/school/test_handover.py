@@ -114,4 +114,4 @@ def test_a_lone_teacher_is_told_handing_over_needs_a_school(world):
 def test_the_page_reads_in_french(world):
     page = world.client(world.ana).get(url(world.ce2), HTTP_ACCEPT_LANGUAGE="fr")
     text = page.content.decode()
-    assert "Confier CE2 B" in text and "Enseignant·e de l’an prochain" in text
+    assert "Confier la classe CE2 B" in text and "L’enseignant de l’an prochain" in text
