@@ -151,7 +151,7 @@ class SchoolSettingsForm(forms.ModelForm):
 class RecordFilterForm(forms.Form):
     kind = forms.ChoiceField(
         required=False,
-        label=_("Show"),
+        label=_("What was done"),
         choices=[("", _("everything"))] + list(AuditEntry.Kind.choices),
         error_messages={"invalid_choice": _("There is no such kind of entry: showing everything.")},
     )
