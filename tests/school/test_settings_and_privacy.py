@@ -75,7 +75,8 @@ def test_the_privacy_page_says_the_readers_schools_days_in_english_and_french(wo
         "Pupils who leave École Jules Ferry are erased 45 days after they leave."
     )
     assert leavers_line(client.get(PRIVACY, HTTP_ACCEPT_LANGUAGE="fr")) == (
-        "Les élèves qui quittent École Jules Ferry sont effacés 45 jours après leur départ."
+        "École Jules Ferry : les élèves qui quittent l’école sont effacés 45 jours après "
+        "leur départ."
     )
     world.school.leavers_kept_days = 1
     world.school.save()
@@ -85,7 +86,8 @@ def test_the_privacy_page_says_the_readers_schools_days_in_english_and_french(wo
     world.school.leavers_kept_days = 0
     world.school.save()
     assert leavers_line(client.get(PRIVACY, HTTP_ACCEPT_LANGUAGE="fr")) == (
-        "Les élèves qui quittent École Jules Ferry sont effacés la nuit qui suit leur départ."
+        "École Jules Ferry : les élèves qui quittent l’école sont effacés la nuit qui suit "
+        "leur départ."
     )
 
 
