@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 from classroom.views.access import teacher_required
 
 from .. import record
-from ..forms import RecordFilterForm
+from ..forms_yearend import RecordFilterForm
 
 PER_PAGE = 50
 

@@ -22,7 +22,7 @@ from classroom.models import Pupil
 from classroom.views.access import teacher_required
 
 from .. import handover, leavers, moves, record, year_archive
-from ..forms import ArchiveYearForm, HandOverForm, MovePupilsForm, SchoolSettingsForm
+from ..forms_yearend import ArchiveYearForm, HandOverForm, MovePupilsForm, SchoolSettingsForm
 from ..models import AuditEntry
 from ..roles import changes_pupils_of, classrooms_seen_by, manages_school
 

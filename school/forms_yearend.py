@@ -1,4 +1,5 @@
-"""The forms of the school's year-end pages and its record (part E).
+"""The forms of the school's year-end pages and its record (part E; school.forms is
+the people part's).
 
 Each form is built for one class or one school: its choices are what the
 signed-in teacher may pick, so a forged id (a teacher of another school, a
