@@ -15,7 +15,7 @@ from django.db import router, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .models import Pupil
+from .models import Pupil, Teacher
 
 
 def _collect(pupil: Pupil) -> NestedObjects:
@@ -99,3 +99,50 @@ def pupil_data(pupil: Pupil) -> dict[str, Any]:
 @transaction.atomic
 def erase_pupil(pupil: Pupil) -> None:
     pupil.delete()
+
+
+# ------------------------------------------------------------------ the privacy page
+
+
+def _default_kept_days() -> int:
+    """The days a school keeps a leaver's record unless it says otherwise,
+    read from the school's model through the teacher's link to it (classroom
+    does not import the school)."""
+    school_model = Teacher._meta.get_field("school").related_model
+    return school_model._meta.get_field("leavers_kept_days").default
+
+
+def viewer_school(request) -> Any:
+    """The school of whoever reads the page: a teacher's, or a signed-in pupil's class's."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return user.school
+    pupil = getattr(request, "pupil", None)
+    if pupil:
+        teacher = Teacher.objects.select_related("school").filter(pk=pupil.classroom.teacher_id)
+        return teacher.first().school if teacher.exists() else None
+    return None
+
+
+def leavers_sentence(school: Any) -> str:
+    """What the privacy page says of leavers: the reader's school's own days,
+    or the general rule."""
+    if school is None:
+        days = _default_kept_days()
+        return ngettext(
+            "Pupils who leave their school are erased automatically after the number of "
+            "days their school sets (%(days)d day unless it sets another).",
+            "Pupils who leave their school are erased automatically after the number of "
+            "days their school sets (%(days)d days unless it sets another).",
+            days,
+        ) % {"days": days}
+    days = school.leavers_kept_days
+    if days == 0:
+        return _("Pupils who leave %(school)s are erased the night after they leave.") % {
+            "school": school.name
+        }
+    return ngettext(
+        "Pupils who leave %(school)s are erased %(days)d day after they leave.",
+        "Pupils who leave %(school)s are erased %(days)d days after they leave.",
+        days,
+    ) % {"school": school.name, "days": days}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import pupil, teacher
+from .views import privacy, pupil, teacher
 
 app_name = "classroom"
 
@@ -25,4 +25,5 @@ urlpatterns = [
     path("join/<str:code>/<int:pupil_pk>/", pupil.join_pupil, name="join_pupil"),
     path("me/", pupil.pupil_home, name="pupil_home"),
     path("me/sign-out/", pupil.pupil_sign_out, name="pupil_sign_out"),
+    path("privacy/", privacy.privacy_page, name="privacy"),
 ]

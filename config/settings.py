@@ -184,6 +184,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.advance_overdue_tables",
         "schedule": 30.0,
     },
+    # Pupils who left the school, erased once their school's days are over
+    # (school.leavers); `manage.py erase_leavers` does the same from cron.
+    "erase-leavers": {
+        "task": "school.tasks.erase_leavers",
+        "schedule": crontab(hour=3, minute=15),
+    },
 }
 
 AUTH_USER_MODEL = "classroom.Teacher"

@@ -126,3 +126,22 @@ def chooses_co_teachers(teacher: Teacher, classroom: Classroom) -> bool:
     if classroom.teacher_id == teacher.pk:
         return True
     return manages_school(teacher) and classroom.teacher.school_id == teacher.school_id
+
+
+# ------------------------------------------------------------------ the year's end (part E)
+
+
+def runs_classroom(teacher: Teacher, classroom: Classroom) -> bool:
+    """This teacher teaches the class, alone or as a co-teacher."""
+    return classroom.teacher_id == teacher.pk or runs(teacher, classroom.pk)
+
+
+def manages_classroom(teacher: Teacher, classroom: Classroom) -> bool:
+    """The administrator of the class's school (a class's school is its teacher's)."""
+    return manages_school(teacher) and classroom.teacher.school_id == teacher.school_id
+
+
+def changes_pupils_of(teacher: Teacher, classroom: Classroom) -> bool:
+    """Who may move a class's pupils or mark them as leaving: whoever runs the
+    class, and the school's administrator. A maths lead sees, and only sees."""
+    return manages_classroom(teacher, classroom) or runs_classroom(teacher, classroom)

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
+from classroom import signals
 from classroom.models import Classroom, Pupil, ReportJob
 
 from . import exports, lessons, services
@@ -193,7 +194,15 @@ def run_export(job: ReportJob) -> None:
         report = services.class_report(classroom, filters, on_batch=after)
         fmt = job.params.get("format", "csv")
         content, content_type, name = exports.render(report, fmt)
-    finish(job.pk, result=content, result_type=content_type, result_name=name, done=total)
+    with transaction.atomic():
+        finish(job.pk, result=content, result_type=content_type, result_name=name, done=total)
+        # The file is made for the teacher who asked: that is the export the
+        # school's record keeps (downloading it again hands out the same file).
+        signals.pupil_data_handled.send(
+            sender=ReportJob, action=signals.CLASS_EXPORT, teacher=job.teacher,
+            classroom=classroom, pupil=None, count=len(report.rows),
+            detail={**job.params, "prepared": True},
+        )
 
 
 def run_job(job_id: int) -> str:

@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from learning.opportunities import AVOID_MIN_CHANCES
 from school import roles
 
-from .. import roster, selectors
+from .. import roster, selectors, signals
 from ..models import ReportJob
 from ..reports import exports, jobs, lessons, services
 from ..reports.filters import ReportFilterForm, ReportFilters
@@ -130,6 +130,11 @@ def class_export(request, pk: int, fmt: str):
         return redirect(_report_url(classroom, filters))
     report = services.class_report(classroom, filters)
     content, content_type, name = exports.render(report, fmt)
+    signals.pupil_data_handled.send(
+        sender=class_export, action=signals.CLASS_EXPORT, teacher=request.user,
+        classroom=classroom, pupil=None, count=len(report.rows),
+        detail={"format": fmt, **filters.as_params()},
+    )
     return _download(content, content_type, name)
 
 

@@ -8,6 +8,7 @@ import json
 import qrcode
 import qrcode.image.svg
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_POST
 from school import roles
 from school.forms import CoTeachersForm
 
-from .. import privacy, roster, selectors, services
+from .. import privacy, roster, selectors, services, signals
 from ..forms import ClassroomForm, CopyClassroomForm, PasteForm, PupilForm
 from ..pictures import AVATARS, PASSWORD_PICTURES
 from ..reports.filters import GAME_NAMES
@@ -197,6 +198,10 @@ def pupil_unlock(request, pk: int):
 def pupil_export(request, pk: int):
     pupil = own_pupil(request, pk)
     data = privacy.pupil_data(pupil)
+    signals.pupil_data_handled.send(
+        sender=pupil_export, action=signals.PUPIL_EXPORT, teacher=request.user,
+        classroom=pupil.classroom, pupil=pupil, count=1, detail={},
+    )
     response = HttpResponse(
         json.dumps(data, indent=2, ensure_ascii=False, default=str),
         content_type="application/json; charset=utf-8",
@@ -212,7 +217,12 @@ def pupil_erase(request, pk: int):
     if request.method == "POST":
         classroom_id = pupil.classroom_id
         name = roster.labels([pupil])[pupil.pk]
-        privacy.erase_pupil(pupil)
+        with transaction.atomic():
+            privacy.erase_pupil(pupil)
+            signals.pupil_data_handled.send(
+                sender=pupil_erase, action=signals.PUPIL_ERASED, teacher=request.user,
+                classroom=pupil.classroom, pupil=None, count=1, detail={},
+            )
         messages.success(
             request, _("%(name)s and everything recorded about them are erased.") % {"name": name}
         )
