@@ -63,7 +63,9 @@ RUNS = {
     "games:table_projector",
 }
 # The class's own teacher and the school's administrator.
-CHOOSES = {"school:co_teachers"}
+CHOOSES = {"school:co_teachers", "school:class_hand_over"}
+# Whoever runs the class, and the school's administrator (school.roles.changes_pupils_of).
+CHANGES_PUPILS = {"school:pupils_move", "school:pupil_leaves"}
 # A report job is its asker's: the file they asked for, in their language.
 OWN_JOB = {"reports:job_status", "reports:job_download"}
 # Not a teacher's page: the pupils' tables (a signed token or the pupil's
@@ -82,9 +84,9 @@ KINDS = ("classes/<", "pupils/<", "sessions/<", "tables/<", "jobs/<")
 
 ACTORS = {
     # who: the kinds of view they may use (the others refuse them)
-    "its teacher": {"sees", "exports", "runs", "chooses", "own_job"},
-    "a co-teacher": {"sees", "exports", "runs"},
-    "the school's administrator": {"sees", "exports", "chooses"},
+    "its teacher": {"sees", "exports", "runs", "chooses", "changes_pupils", "own_job"},
+    "a co-teacher": {"sees", "exports", "runs", "changes_pupils"},
+    "the school's administrator": {"sees", "exports", "chooses", "changes_pupils"},
     "the school's maths lead": {"sees"},
     "a teacher of another class": set(),
     "another school's maths lead": set(),
@@ -98,7 +100,8 @@ READERS = {"a co-teacher", "the school's administrator", "the school's maths lea
 
 def kind_of(name: str) -> str:
     for kind, names in (("sees", SEES), ("exports", EXPORTS), ("runs", RUNS),
-                        ("chooses", CHOOSES), ("own_job", OWN_JOB)):
+                        ("chooses", CHOOSES), ("changes_pupils", CHANGES_PUPILS),
+                        ("own_job", OWN_JOB)):
         if name in names:
             return kind
     raise AssertionError(f"{name}: say in tests/school/test_roles_every_url.py who may use it")
