@@ -40,6 +40,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import statistics
 import subprocess
@@ -61,6 +62,9 @@ SETUPS = {
     "nambarz": ({"rounds": 3, "jokers": 12}, 4),
     "numx": ({"mode": "speed_run"}, 4),
 }
+# The SQL of the first requests of each kind is recorded (Django's debug cursor
+# costs a query more than it does in production): those are not timed.
+RECORDED = 12
 WARM_UP = 3  # samples of each kind left out: the first draws fill the per-process caches
 
 
@@ -101,14 +105,15 @@ def call(app, env) -> tuple[int, bytes]:
     try:
         body = b"".join(result)
     finally:
-        result.close()  # as a server does: request_finished is part of the cost
+        if hasattr(result, "close"):
+            result.close()  # as a server does: request_finished is part of the cost
     return answer["status"], body
 
 
 class Bench:
     """The seeded school and the samples, in the measuring child process."""
 
-    def __init__(self, profile: tuple[str, str | None] | None):
+    def __init__(self, profile: tuple[str, str | None] | None, parts: bool = False):
         import importlib
 
         from django.conf import settings
@@ -119,6 +124,13 @@ class Bench:
         self.settings = settings
         self.store = importlib.import_module(settings.SESSION_ENGINE).SessionStore
         self.app = WSGIHandler()
+        self.parts: dict[tuple[str, str], list[float]] | None = None
+        if parts:
+            # timed_wsgi.py's split of a request's CPU, as bench_load.py --cpu-parts.
+            os.environ["NUMBO_BENCH_PARTS"] = "1"
+            import timed_wsgi
+
+            self.app, self.parts, self._spent = timed_wsgi.application, {}, timed_wsgi._spent
         import bare_wsgi  # noqa: F401  (its urlconf, used by the bare view)
 
         settings.ROOT_URLCONF = "config.urls"  # importing bare_wsgi switched it
@@ -137,6 +149,7 @@ class Bench:
         self.samples: dict[tuple[str, str], list[float]] = {}
         self.bare: list[float] = []
         self.queries: dict[tuple[str, str], list[str]] = {}
+        self.asked: dict[tuple[str, str], int] = {}
         self.profile = profile
         self.stats: pstats.Stats | None = None
         self.copies = 0
@@ -163,16 +176,25 @@ class Bench:
 
         # A poll is known to be a page, a copy or a 204 only once answered:
         # each request of the game is profiled apart, and kept if it is the kind.
-        profiler = cProfile.Profile() if self.profile and self.profile[1] in (None, game) else None
+        profiling = self.profile is not None and self.profile[1] in (None, game)
+        profiler = cProfile.Profile(time.thread_time) if profiling else None
         copies = self.copies
-        with CaptureQueriesContext(connection) as capture:
-            if profiler:
-                profiler.enable()
-            started = time.thread_time()
-            status, body = call(self.app, env)
-            spent = time.thread_time() - started
-            if profiler:
-                profiler.disable()
+        # The SQL of each kind's first requests only: Django's debug cursor
+        # that records it costs a query more than it does in production.
+        capture = CaptureQueriesContext(connection)
+        asked = self.asked[(game, kind)] = self.asked.get((game, kind), 0) + 1
+        recording = asked <= RECORDED
+        if recording:
+            capture.__enter__()
+        if profiler:
+            profiler.enable()
+        started = time.thread_time()
+        status, body = call(self.app, env)
+        spent = time.thread_time() - started
+        if profiler:
+            profiler.disable()
+        if recording:
+            capture.__exit__(None, None, None)
         if kind == "poll":
             kind = "poll204" if status == 204 else "copy" if self.copies > copies else "page"
         if profiler and kind == self.profile[0]:
@@ -182,8 +204,16 @@ class Bench:
                 self.stats.add(profiler)
         if status >= 400:
             raise SystemExit(f"{game} {kind}: HTTP {status}\n{body.decode()[:2000]}")
+        if recording:
+            # Left out of the samples: the debug cursor's cost is not the request's.
+            self.queries.setdefault((game, kind), [q["sql"] for q in capture.captured_queries])
+            return status, body
         self.samples.setdefault((game, kind), []).append(spent)
-        self.queries.setdefault((game, kind), [q["sql"] for q in capture.captured_queries])
+        if self.parts is not None:
+            totals = self.parts.setdefault((game, kind), [0.0] * (len(self._spent) + 1))
+            totals[0] += spent
+            for index, part in enumerate(self._spent):
+                totals[1 + index] += part
         return status, body
 
     def time_bare(self) -> None:
@@ -306,7 +336,7 @@ def child(args) -> None:
 
     django.setup()
     random.seed(1)  # the pupils' mistakes: the same moves in every run of a code
-    bench = Bench((args.profile, args.game) if args.profile else None)
+    bench = Bench((args.profile, args.game) if args.profile else None, args.parts)
     started = time.perf_counter()
     tables = {game: Table(bench, game, 1) for game in GAMES}
     restarts = dict.fromkeys(GAMES, 0)
@@ -320,6 +350,8 @@ def child(args) -> None:
     figures["seconds"] = time.perf_counter() - started
     figures["restarts"] = restarts
     print(report(figures))
+    if bench.parts is not None:
+        print(parts_report(bench))
     if args.queries:
         for (game, kind), sqls in sorted(bench.queries.items()):
             print(f"\n{game} {kind}: {len(sqls)} queries")
@@ -330,6 +362,7 @@ def child(args) -> None:
         bench.stats.stream = out
         bench.stats.sort_stats("cumulative").print_stats(60)
         bench.stats.sort_stats("tottime").print_stats(30)
+        bench.stats.sort_stats("cumulative").print_stats(r"/(games|classroom|config)/", 60)
         print(out.getvalue())
     if args.json:
         Path(args.json).write_text(json.dumps(figures))
@@ -348,14 +381,15 @@ def summary(bench: Bench) -> dict:
             "n": len(values),
             "ms": _median(values) * 1000,
             "ratio": _median(values) / bare,
-            "queries": len(bench.queries[(game, kind)]),
+            "queries": len(bench.queries.get((game, kind), [])),
         }
     return {"bare_ms": bare * 1000, "bare_n": len(bench.bare), "costs": costs}
 
 
 def report(figures: dict) -> str:
     """The costs as a table: per game and kind, the median CPU ms, the ratio to
-    the bare view (x bare) and the queries of the first such request."""
+    the bare view (x bare) and the queries of the first such request (0 when
+    none was among the first requests, whose SQL is recorded)."""
     lines = [
         f"bare view: median {figures['bare_ms']:.3f} ms of CPU over {figures['bare_n']} requests"
         f" (= {1000 / figures['bare_ms']:.0f} requests/s of one core)",
@@ -381,6 +415,22 @@ def report(figures: dict) -> str:
     return "\n".join(lines)
 
 
+def parts_report(bench: Bench) -> str:
+    """``--parts``: each kind's mean CPU split as timed_wsgi.py splits it."""
+    from cpu_parts import PARTS
+
+    names = [part for part in PARTS if part != "threads"]
+    lines = ["\nmean CPU ms by part (timed_wsgi.py's; rest: Django, our views, the models)",
+             f"{'':<20}{'all':>7}" + "".join(f"{n:>8}" for n in names) + f"{'rest':>8}"]
+    for (game, kind), totals in sorted(bench.parts.items()):
+        count = len(bench.samples[(game, kind)])
+        each = [t * 1000 / count for t in totals]
+        shown = [each[1 + PARTS.index(n)] for n in names]
+        lines.append(f"{game + ' ' + kind:<20}{each[0]:>7.2f}" + "".join(
+            f"{v:>8.2f}" for v in shown) + f"{each[0] - sum(shown):>8.2f}")
+    return "\n".join(lines)
+
+
 def fresh_child(code: Path, args, json_out: str | None = None) -> int:
     """The measuring child, run in ``code`` (a checkout) on a fresh database."""
     sys.path.insert(0, str(BENCH_DIR))
@@ -400,6 +450,8 @@ def fresh_child(code: Path, args, json_out: str | None = None) -> int:
         command += ["--game", args.game]
     if args.queries:
         command.append("--queries")
+    if args.parts:
+        command.append("--parts")
     if json_out:
         command += ["--json", json_out]
     return subprocess.run(command, cwd=code, env=env).returncode
@@ -440,6 +492,8 @@ def main() -> int:
     parser.add_argument("--game", choices=GAMES, help="with --profile: this game's only")
     parser.add_argument("--repeat", type=int, default=120, help="rounds of a move per game")
     parser.add_argument("--queries", action="store_true", help="print each kind's SQL")
+    parser.add_argument("--parts", action="store_true",
+                        help="split each kind's CPU as bench_load.py --cpu-parts does")
     parser.add_argument("--against", help="another checkout to time, alternated with this one")
     parser.add_argument("--rounds", type=int, default=2, help="with --against: runs of each")
     parser.add_argument("--json", help=argparse.SUPPRESS)
