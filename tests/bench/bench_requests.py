@@ -151,6 +151,7 @@ class Bench:
         self.queries: dict[tuple[str, str], list[str]] = {}
         self.asked: dict[tuple[str, str], int] = {}
         self.profile = profile
+        self.templates: dict[str, list[float]] | None = None
         self.stats: pstats.Stats | None = None
         self.copies = 0
         self._watch_copies()
@@ -337,6 +338,8 @@ def child(args) -> None:
     django.setup()
     random.seed(1)  # the pupils' mistakes: the same moves in every run of a code
     bench = Bench((args.profile, args.game) if args.profile else None, args.parts)
+    if args.templates:
+        time_templates(bench)
     started = time.perf_counter()
     tables = {game: Table(bench, game, 1) for game in GAMES}
     restarts = dict.fromkeys(GAMES, 0)
@@ -352,6 +355,12 @@ def child(args) -> None:
     print(report(figures))
     if bench.parts is not None:
         print(parts_report(bench))
+    if bench.templates is not None:
+        moves = sum(len(v) for (_g, kind), v in bench.samples.items() if kind == "move")
+        print(f"\ntemplates' own CPU (their includes' left out), per move of the run ({moves}):")
+        ranked = sorted(bench.templates.items(), key=lambda item: -item[1][1])
+        for name, (count, spent) in ranked[:25]:
+            print(f"  {spent * 1000 / moves:7.3f} ms  {count / moves:6.2f} draws  {name}")
     if args.queries:
         for (game, kind), sqls in sorted(bench.queries.items()):
             print(f"\n{game} {kind}: {len(sqls)} queries")
@@ -363,9 +372,35 @@ def child(args) -> None:
         bench.stats.sort_stats("cumulative").print_stats(60)
         bench.stats.sort_stats("tottime").print_stats(30)
         bench.stats.sort_stats("cumulative").print_stats(r"/(games|classroom|config)/", 60)
+        bench.stats.sort_stats("tottime").print_stats(r"/(games|classroom|config|engine)/", 30)
         print(out.getvalue())
     if args.json:
         Path(args.json).write_text(json.dumps(figures))
+
+
+def time_templates(bench: Bench) -> None:
+    """``--templates``: each template's own CPU (a template drawn inside
+    another, by an include or a tag, counts for itself only)."""
+    from django.template import base
+
+    bench.templates = {}
+    render = base.Template._render
+    inner = [0.0]
+
+    def timed(self, context):
+        started, outer = time.thread_time(), inner[0]
+        inner[0] = 0.0
+        try:
+            return render(self, context)
+        finally:
+            spent = time.thread_time() - started
+            name = getattr(self.origin, "template_name", None) or "(from a string)"
+            found = bench.templates.setdefault(name, [0, 0.0])
+            found[0] += 1
+            found[1] += spent - inner[0]
+            inner[0] = outer + spent
+
+    base.Template._render = timed
 
 
 def _median(values: list[float]) -> float | None:
@@ -452,6 +487,8 @@ def fresh_child(code: Path, args, json_out: str | None = None) -> int:
         command.append("--queries")
     if args.parts:
         command.append("--parts")
+    if args.templates:
+        command.append("--templates")
     if json_out:
         command += ["--json", json_out]
     return subprocess.run(command, cwd=code, env=env).returncode
@@ -494,6 +531,8 @@ def main() -> int:
     parser.add_argument("--queries", action="store_true", help="print each kind's SQL")
     parser.add_argument("--parts", action="store_true",
                         help="split each kind's CPU as bench_load.py --cpu-parts does")
+    parser.add_argument("--templates", action="store_true",
+                        help="print the templates that cost the most CPU")
     parser.add_argument("--against", help="another checkout to time, alternated with this one")
     parser.add_argument("--rounds", type=int, default=2, help="with --against: runs of each")
     parser.add_argument("--json", help=argparse.SUPPRESS)
