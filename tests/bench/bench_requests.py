@@ -27,8 +27,10 @@ as a ratio to the bare view's median in the same run:
 - live: the teacher's live view polled after the move (one card redrawn).
 
 ``--profile KIND`` (``move``, ``page``, ``live``, ...; with ``--game``, one
-game's only) prints cProfile's top functions for that kind instead.
-``--queries`` prints each kind's SQL. ``--against DIR`` times another checkout
+game's only) prints cProfile's top functions for that kind (CPU time) too.
+``--queries`` prints each kind's SQL, ``--parts`` splits each kind's CPU as
+bench_load.py --cpu-parts does (timed_wsgi.py), ``--templates`` ranks the
+templates by their own CPU. ``--against DIR`` times another checkout
 of the code too (``git worktree add`` or ``git archive`` of main, say), each in
 its own process on a fresh database, alternated ``--rounds`` times, and prints
 both sides' ratios. Named bench_* so pytest skips it.
