@@ -195,13 +195,21 @@ def seed(out: str, classes: int, pupils: int) -> None:
     from games import services
     from games.models import Seat
     from games.views.tables import poll_token
+    from school.models import School
 
     store = importlib.import_module(settings.SESSION_ENGINE).SessionStore
     pupil_rows, teacher_rows = [], []
+    # One school, as a real one: its administrator, and every class's teacher in it.
+    school = School.objects.create(name="Bench school")
+    Teacher.objects.create_user(
+        "head@school.test", "correct-horse-bench", display_name="Head", school=school,
+        role=Teacher.Role.ADMIN,
+    )
     for number in range(classes):
         game, options, size, computers, whole_class = CLASS_GAMES[number % len(CLASS_GAMES)]
         teacher = Teacher.objects.create_user(
-            f"bench{number}@school.test", "correct-horse-bench", display_name=f"Bench {number}"
+            f"bench{number}@school.test", "correct-horse-bench", display_name=f"Bench {number}",
+            school=school,
         )
         classroom = Classroom.objects.create(teacher=teacher, name=f"Bench {number + 1}")
         # The pupils shared out as evenly as the classes allow.
