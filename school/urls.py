@@ -2,6 +2,9 @@
 
 from django.urls import path  # noqa: F401  (the parts' modules add theirs below)
 
+from . import urls_report
+
 app_name = "school"
 
 urlpatterns: list = []
+urlpatterns += urls_report.urlpatterns

@@ -17,6 +17,7 @@ from datetime import datetime
 from django.db.models import F
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from classroom import roster
 from classroom.models import Classroom, Pupil, YearGroup
@@ -97,6 +98,14 @@ def _helped(classroom: Classroom, pupil: Pupil, cell: services.Cell) -> dict:
 
 
 # ------------------------------------------------------------------ reading it back
+
+
+def pupils_text(count: int) -> str:
+    return ngettext("%(count)d pupil", "%(count)d pupils", count) % {"count": count}
+
+
+def classes_text(count: int) -> str:
+    return ngettext("%(count)d class", "%(count)d classes", count) % {"count": count}
 
 
 def year_group_label(year_group: int | None) -> str:
@@ -220,6 +229,11 @@ class Helped:
     used: int
     could: int
 
+    @property
+    def status_cell(self) -> Part:
+        """ "needs help" as the class report draws it (its icon and word)."""
+        return Part(NEEDS_HELP, services.status_label(NEEDS_HELP), 1, 0, 0)
+
 
 @dataclass
 class HelpGroup:
@@ -251,6 +265,10 @@ class SchoolReport:
     @property
     def statuses(self) -> list[tuple[str, str]]:
         return [(status, services.status_label(status)) for status in STATUS_ORDER]
+
+    @property
+    def legend(self) -> list[Part]:
+        return [Part(status, label, 0, 0, 0) for status, label in self.statuses]
 
 
 def load(school, data: dict, built_at: datetime | str | None = None) -> SchoolReport:
