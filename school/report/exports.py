@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from classroom.reports import exports as class_exports
 from classroom.reports.exports import CONTENT_TYPES, csv_separators, safe_text
@@ -38,9 +39,15 @@ def _status_heads(report: SchoolReport) -> list[str]:
 
 def class_header(report: SchoolReport) -> list[str]:
     return [
-        _("Year group"), _("Class"), _("Teacher"), _("Pupils"), _("Skill"),
-        *_status_heads(report), _("Avoid it"), _("Need help"),
-    ]  # fmt: skip
+        pgettext("school report", "Year group"),
+        pgettext("school report", "Class"),
+        pgettext("school report", "Teacher"),
+        pgettext("school report", "Pupils"),
+        _("Skill"),
+        *_status_heads(report),
+        pgettext("school report", "Avoid it"),
+        pgettext("school report", "Need help"),
+    ]
 
 
 def _helped_text(helped: Helped) -> str:
@@ -67,54 +74,80 @@ def class_rows(report: SchoolReport) -> list[list]:
             names = [_helped_text(h) for h in who.get((line.pk, tally.skill), [])]
             lines.append(
                 [
-                    line.year_label, line.name, line.teacher, line.pupils, str(tally.name),
-                    *[tally.count(status) for status in STATUS_ORDER], tally.avoids,
+                    line.year_label,
+                    line.name,
+                    line.teacher,
+                    line.pupils,
+                    str(tally.name),
+                    *[tally.count(status) for status in STATUS_ORDER],
+                    tally.avoids,
                     ", ".join(names),
                 ]
-            )  # fmt: skip
+            )
     return lines
 
 
 def year_group_rows(report: SchoolReport) -> list[list]:
     return [
         [
-            group.label, group.classes, group.pupils, str(tally.name),
-            *[tally.count(status) for status in STATUS_ORDER], tally.avoids,
+            group.label,
+            group.classes,
+            group.pupils,
+            str(tally.name),
+            *[tally.count(status) for status in STATUS_ORDER],
+            tally.avoids,
         ]
         for group in report.year_groups
         for tally in group.tallies
-    ]  # fmt: skip
+    ]
 
 
 def year_group_header(report: SchoolReport) -> list[str]:
     return [
-        _("Year group"), _("Classes"), _("Pupils"), _("Skill"), *_status_heads(report),
-        _("Avoid it"),
-    ]  # fmt: skip
+        pgettext("school report", "Year group"),
+        pgettext("school report", "Classes"),
+        pgettext("school report", "Pupils"),
+        _("Skill"),
+        *_status_heads(report),
+        pgettext("school report", "Avoid it"),
+    ]
 
 
 def help_header() -> list[str]:
-    return [_("Skill"), _("Class"), _("Pupil"), _("Needs help"), _("Recent right"),
-            _("Recent counted"), _("Avoids"), _("Turns it was used"),
-            _("Turns where it would help")]  # fmt: skip
+    return [
+        _("Skill"),
+        pgettext("school report", "Class"),
+        _("Pupil"),
+        pgettext("school report", "Needs help"),
+        _("Recent right"),
+        _("Recent counted"),
+        _("Avoids"),
+        _("Turns it was used"),
+        _("Turns where it would help"),
+    ]
 
 
 def help_rows(report: SchoolReport) -> list[list]:
     return [
         [
-            str(group.name), h.classroom, h.pupil.label,
-            _("yes") if h.needs_help else "", h.right if h.needs_help else None,
-            h.total if h.needs_help else None, _("avoids") if h.avoids else "",
-            h.used if h.avoids else None, h.could if h.avoids else None,
+            str(group.name),
+            h.classroom,
+            h.pupil.label,
+            pgettext("school report", "yes") if h.needs_help else "",
+            h.right if h.needs_help else None,
+            h.total if h.needs_help else None,
+            _("avoids") if h.avoids else "",
+            h.used if h.avoids else None,
+            h.could if h.avoids else None,
         ]
         for group in report.needs_help
         for h in group.pupils
-    ]  # fmt: skip
+    ]
 
 
 def filename(report: SchoolReport, ext: str) -> str:
     day = timezone.localtime(report.built_at) if report.built_at else timezone.localtime()
-    parts = [_("school report"), str(report.school), f"{day:%Y-%m-%d}"]
+    parts = [pgettext("school report", "school report"), str(report.school), f"{day:%Y-%m-%d}"]
     return f"{slugify('-'.join(parts)) or 'school-report'}.{ext}"
 
 
@@ -134,9 +167,13 @@ def to_xlsx(report: SchoolReport) -> bytes:
 
     book = Workbook()
     sheets = [
-        (_("Year groups"), year_group_header(report), year_group_rows(report)),
-        (_("Classes"), class_header(report), class_rows(report)),
-        (_("Need help"), help_header(), help_rows(report)),
+        (
+            pgettext("school report", "Year groups"),
+            year_group_header(report),
+            year_group_rows(report),
+        ),
+        (pgettext("school report", "Classes"), class_header(report), class_rows(report)),
+        (pgettext("school report", "Need help"), help_header(), help_rows(report)),
     ]
     for index, (title, head, lines) in enumerate(sheets):
         sheet = book.active if index == 0 else book.create_sheet()
@@ -180,10 +217,7 @@ def _table(data, widths_cm, font_size=8.5, numbers_from=1):
     ]
     for line in data[1:]:
         rows.append(
-            [
-                Paragraph(class_exports._escape(v), text) if isinstance(v, str) else v
-                for v in line
-            ]
+            [Paragraph(class_exports._escape(v), text) if isinstance(v, str) else v for v in line]
         )
     table = Table(rows, colWidths=[w * cm for w in widths_cm], repeatRows=1)
     table.setStyle(
@@ -212,16 +246,22 @@ def to_pdf(report: SchoolReport) -> bytes:
     regular, bold = class_exports._fonts()
     escape = class_exports._escape
     title = ParagraphStyle("title", fontName=bold, fontSize=18, leading=22, spaceAfter=6)
-    heading = ParagraphStyle("heading", fontName=bold, fontSize=13, leading=16, spaceBefore=8,
-                             spaceAfter=4)  # fmt: skip
+    heading = ParagraphStyle(
+        "heading", fontName=bold, fontSize=13, leading=16, spaceBefore=8, spaceAfter=4
+    )
     body = ParagraphStyle("body", fontName=regular, fontSize=10, leading=13)
     small = ParagraphStyle("small", fontName=regular, fontSize=8.5, leading=11)
     out = io.BytesIO()
     margin = PDF_MARGIN_CM * cm
     doc = SimpleDocTemplate(
-        out, pagesize=A4, leftMargin=margin, rightMargin=margin, topMargin=margin,
-        bottomMargin=margin, title=_("School report of %(school)s") % {"school": report.school},
-    )  # fmt: skip
+        out,
+        pagesize=A4,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        title=_("School report of %(school)s") % {"school": report.school},
+    )
     statuses = _status_heads(report)
     story = [
         Paragraph(escape(_("School report of %(school)s") % {"school": report.school}), title),
@@ -232,27 +272,36 @@ def to_pdf(report: SchoolReport) -> bytes:
     # 18.2 cm between the margins.
     for group in report.year_groups:
         story.append(Paragraph(escape(f"{group.label} · {_group_size(group)}"), body))
-        data = [[_("Skill"), *statuses, _("Avoid it")]]
+        data = [[_("Skill"), *statuses, pgettext("school report", "Avoid it")]]
         data += [
             [str(t.name), *[t.count(s) for s in STATUS_ORDER], t.avoids] for t in group.tallies
         ]
         story += [_table(data, [3.4] + [2.1] * 6 + [2.2]), Spacer(1, 0.3 * cm)]
     story += [PageBreak(), Paragraph(escape(_("Classes side by side")), heading)]
-    data = [[_("Class"), _("Skill"), *statuses, _("Avoid it")]]
+    data = [
+        [
+            pgettext("school report", "Class"),
+            _("Skill"),
+            *statuses,
+            pgettext("school report", "Avoid it"),
+        ]
+    ]
     for line in report.classes:
         for index, tally in enumerate(line.tallies):
             said = [line.name, line.teacher, line.year_label, pupils_text(line.pupils)]
             who = Paragraph("<br/>".join(escape(part) for part in said), small) if not index else ""
-            data.append([who, str(tally.name), *[tally.count(s) for s in STATUS_ORDER],
-                         tally.avoids])  # fmt: skip
+            data.append(
+                [who, str(tally.name), *[tally.count(s) for s in STATUS_ORDER], tally.avoids]
+            )
     story.append(_table(data, [3.6, 2.6] + [1.8] * 6 + [1.2], font_size=8, numbers_from=2))
     story += [PageBreak(), Paragraph(escape(_("Who needs help across the school")), heading)]
     if not report.needs_help:
         story.append(Paragraph(escape(_("Nobody needs help right now.")), body))
     who = _who(report)
     for group in report.needs_help:
-        story.append(Paragraph(escape(f"{str(group.name).capitalize()} · {len(group.pupils)}"),
-                               body))  # fmt: skip
+        story.append(
+            Paragraph(escape(f"{str(group.name).capitalize()} · {len(group.pupils)}"), body)
+        )
         for line in report.classes:
             found = who.get((line.pk, group.skill))
             if found:

@@ -17,7 +17,7 @@ from datetime import datetime
 from django.db.models import F
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import npgettext
 
 from classroom import roster
 from classroom.models import Classroom, Pupil, YearGroup
@@ -101,11 +101,15 @@ def _helped(classroom: Classroom, pupil: Pupil, cell: services.Cell) -> dict:
 
 
 def pupils_text(count: int) -> str:
-    return ngettext("%(count)d pupil", "%(count)d pupils", count) % {"count": count}
+    return npgettext("school report", "%(count)d pupil", "%(count)d pupils", count) % {
+        "count": count
+    }
 
 
 def classes_text(count: int) -> str:
-    return ngettext("%(count)d class", "%(count)d classes", count) % {"count": count}
+    return npgettext("school report", "%(count)d class", "%(count)d classes", count) % {
+        "count": count
+    }
 
 
 def year_group_label(year_group: int | None) -> str:
@@ -278,7 +282,11 @@ def load(school, data: dict, built_at: datetime | str | None = None) -> SchoolRe
     skills = list(data.get("skills", []))
     classes = [
         ClassLine(
-            line["id"], line["name"], line["teacher"], line["year_group"], line["pupils"],
+            line["id"],
+            line["name"],
+            line["teacher"],
+            line["year_group"],
+            line["pupils"],
             _tallies(skills, line),
         )
         for line in data.get("classes", [])
@@ -320,8 +328,14 @@ def _help_groups(skills: list[str], classes: list[ClassLine], rows: list[dict]) 
     for skill in skills:
         found = [
             Helped(
-                pupils[row["pupil"]], names.get(row["classroom"], ""), row["classroom"],
-                row["needs_help"], row["right"], row["total"], row["avoids"], row["used"],
+                pupils[row["pupil"]],
+                names.get(row["classroom"], ""),
+                row["classroom"],
+                row["needs_help"],
+                row["right"],
+                row["total"],
+                row["avoids"],
+                row["used"],
                 row["could"],
             )
             for row in rows
