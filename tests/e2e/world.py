@@ -99,4 +99,17 @@ def build_world(classroom, teacher, pupils: list[Pupil]) -> World:
     )
     assert jobs.run_job(export.pk) == "done"
     world.jobs.append(export)
+    # The teacher is also their school's administrator: the school's pages
+    # (its report) are read by them.
+    from classroom.models import Teacher
+    from school.models import School
+
+    teacher.school = School.objects.create(name="École Jean Jaurès")
+    teacher.role = Teacher.Role.ADMIN
+    teacher.save(update_fields=["school", "role"])
+    school_report, _ = jobs.request_job(
+        teacher, None, ReportJob.Kind.SCHOOL, send_task=False, school=teacher.school
+    )
+    assert jobs.run_job(school_report.pk) == "done"
+    world.jobs.append(school_report)
     return world
