@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import F
+from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import npgettext
@@ -232,11 +233,26 @@ class Helped:
     avoids: bool
     used: int
     could: int
+    url: str = ""  # their pupil report
+
+    # The figures beside a name, in the class report's words. Made here, not
+    # by template tags: a school has a thousand of them on one page.
+    @property
+    def need_figure(self) -> str:
+        return _("%(right)s/%(total)s recent") % {"right": self.right, "total": self.total}
 
     @property
-    def status_cell(self) -> Part:
-        """ "needs help" as the class report draws it (its icon and word)."""
-        return Part(NEEDS_HELP, services.status_label(NEEDS_HELP), 1, 0, 0)
+    def avoid_figure(self) -> str:
+        return _("avoids: %(used)s/%(could)s turns") % {"used": self.used, "could": self.could}
+
+
+@dataclass
+class HelpClass:
+    """One class's pupils in a skill's group: who needs help, who avoids it."""
+
+    name: str
+    needing: list[Helped]
+    avoiding: list[Helped]
 
 
 @dataclass
@@ -247,6 +263,19 @@ class HelpGroup:
     @property
     def name(self) -> str:
         return services.skill_name(self.skill)
+
+    @property
+    def by_class(self) -> list[HelpClass]:
+        """The pupils class by class (they are in class order): a class's name
+        and each verdict's word once, not at every pupil."""
+        classes: dict[int, HelpClass] = {}
+        for helped in self.pupils:
+            line = classes.setdefault(helped.classroom_id, HelpClass(helped.classroom, [], []))
+            if helped.needs_help:
+                line.needing.append(helped)
+            if helped.avoids:
+                line.avoiding.append(helped)
+        return list(classes.values())
 
 
 @dataclass
@@ -336,7 +365,7 @@ def _help_groups(skills: list[str], classes: list[ClassLine], rows: list[dict]) 
                 row["total"],
                 row["avoids"],
                 row["used"],
-                row["could"],
+                row["could"], reverse("reports:pupil_report", args=[row["pupil"]]),
             )
             for row in rows
             if row["skill"] == skill and row["pupil"] in pupils  # erased since: not named
