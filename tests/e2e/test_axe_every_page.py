@@ -109,7 +109,7 @@ def fillings(route: str, keys: list[str], world: World) -> list[str] | None:
         "sessions": [s.pk for s in world.sessions],
         "tables": [t.pk for t in world.tables],
         "reports": [j.pk for j in world.jobs],
-        "school": [j.pk for j in world.jobs if j.kind == "school"],
+        "school": [j.pk for j in world.school_jobs],
     }
     urls = [route]
     for key in keys:

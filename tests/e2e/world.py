@@ -26,6 +26,7 @@ class World:
     sessions: list[GameSession] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     jobs: list[ReportJob] = field(default_factory=list)
+    school_jobs: list[ReportJob] = field(default_factory=list)  # its school's report
     # game slug -> (table under way, table the teacher ended)
     boards: dict[str, tuple[Table, Table]] = field(default_factory=dict)
 
@@ -111,5 +112,5 @@ def build_world(classroom, teacher, pupils: list[Pupil]) -> World:
         teacher, None, ReportJob.Kind.SCHOOL, send_task=False, school=teacher.school
     )
     assert jobs.run_job(school_report.pk) == "done"
-    world.jobs.append(school_report)
+    world.school_jobs.append(school_report)
     return world
