@@ -22,7 +22,9 @@ from tests.school.conftest import (  # noqa: F401  (the school's fixtures, used 
 )
 from tests.school.test_report import play
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The job runs in the live server's process, as in the embedded default (in CI
+# with Redis no worker is started for the browser tests).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 SHOTS = Path("/tmp/schoolreport-shots")
 
 
