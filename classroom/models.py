@@ -486,6 +486,8 @@ class ReportJob(models.Model):
         CLASS_MASTERY = "class_mastery", _("class report")
         EXPORT = "export", _("export")
         NIGHTLY = "nightly", _("nightly recompute")
+        # The school report (school.report): its figures are kept in ``result``.
+        SCHOOL = "school", _("school report")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("waiting")
@@ -504,6 +506,11 @@ class ReportJob(models.Model):
     )
     classroom = models.ForeignKey(
         Classroom, on_delete=models.CASCADE, null=True, blank=True, related_name="report_jobs"
+    )
+    # A school report's school: any of its administrators and maths leads
+    # reads the last one built, whoever asked for it.
+    school = models.ForeignKey(
+        "school.School", on_delete=models.CASCADE, null=True, blank=True, related_name="report_jobs"
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
     params = models.JSONField(default=dict, blank=True)

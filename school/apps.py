@@ -13,4 +13,14 @@ class SchoolConfig(AppConfig):
 
         record.connect()
         # Beat sends the leavers' erasure by name: the name must be registered.
-        from school import tasks  # noqa: F401
+        # The class reports' jobs are classroom's; the school report is a kind
+        # of job of theirs that this floor runs (classroom never imports school).
+        from classroom.models import ReportJob
+        from classroom.reports import jobs
+
+        from . import tasks  # noqa: F401  (sent by name: it must be registered)
+        from .report import jobs as school_jobs
+
+        jobs.provide_kind(
+            ReportJob.Kind.SCHOOL, "school.tasks.build_school_report", school_jobs.run
+        )

@@ -2,10 +2,11 @@
 
 from django.urls import path  # noqa: F401  (the parts' modules add theirs below)
 
-from . import urls_people, urls_yearend
+from . import urls_people, urls_report, urls_yearend
 
 app_name = "school"
 
 urlpatterns: list = []
 urlpatterns += urls_people.urlpatterns
 urlpatterns += urls_yearend.urlpatterns
+urlpatterns += urls_report.urlpatterns

@@ -15,6 +15,7 @@ store.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 from celery import current_app
@@ -37,8 +38,10 @@ CLASS_BATCH = 10  # pupils per step of a class job: a progress bar that moves
 NIGHTLY_BATCH = 100
 
 
-def job_key(kind: str, classroom: Classroom | None, params: dict) -> str:
+def job_key(kind: str, classroom: Classroom | None, params: dict, school=None) -> str:
     parts = [kind, str(classroom.pk if classroom else "all")]
+    if school is not None:
+        parts.append(f"school={school.pk}")
     parts += [f"{name}={params[name]}" for name in sorted(params)]
     return "|".join(parts)[:200]
 
@@ -50,13 +53,15 @@ def request_job(
     params: dict | None = None,
     *,
     send_task: bool = True,
+    school=None,
 ) -> tuple[ReportJob, bool]:
     """The job for this work: the one already under way, or a new one sent to
-    a worker once the transaction commits. Returns (job, created)."""
+    a worker once the transaction commits. Returns (job, created). A school
+    report's job is the school's: whoever asks while it runs gets it."""
     params = params or {}
-    key = job_key(kind, classroom, params)
+    key = job_key(kind, classroom, params, school)
     active = ReportJob.objects.filter(key=key, status__in=ReportJob.ACTIVE)
-    if kind != ReportJob.Kind.NIGHTLY:
+    if kind not in (ReportJob.Kind.NIGHTLY, ReportJob.Kind.SCHOOL):
         # Only the teacher who asked sees a job's progress (and its file).
         active = active.filter(teacher=teacher)
     job = active.first()
@@ -69,7 +74,8 @@ def request_job(
     try:
         with transaction.atomic():
             job = ReportJob.objects.create(
-                teacher=teacher, classroom=classroom, kind=kind, params=params, key=key
+                teacher=teacher, classroom=classroom, school=school, kind=kind, params=params,
+                key=key,
             )
     except IntegrityError:
         # Someone asked at the same moment: theirs is the job.
@@ -86,9 +92,11 @@ def _send_on_commit(job: ReportJob) -> None:
 def send(job_id: int) -> None:
     """Hand the job to Celery. A broker that is down leaves the job queued:
     the next request finds it stale and sends it again."""
-    name = "build_export" if _kind(job_id) == ReportJob.Kind.EXPORT else "recompute_class"
-    # By name, not by import: classroom.tasks calls this module.
-    task = current_app.tasks[f"classroom.tasks.{name}"]
+    kind = _kind(job_id)
+    name = "build_export" if kind == ReportJob.Kind.EXPORT else "recompute_class"
+    # By name, not by import: classroom.tasks calls this module, and the
+    # floors above hand in their own kinds' tasks (``provide_kind``).
+    task = current_app.tasks[TASKS.get(kind, f"classroom.tasks.{name}")]
     try:
         result = task.delay(job_id)
     except Exception as error:
@@ -99,6 +107,17 @@ def send(job_id: int) -> None:
         return  # broker down: the job stays queued and is sent again when stale
     if result.id:
         ReportJob.objects.filter(pk=job_id, celery_task_id="").update(celery_task_id=result.id)
+
+
+# kind -> (the Celery task's name, what runs the claimed job): the kinds of
+# the floors above classroom, handed in when Django starts (school.apps).
+TASKS: dict[str, str] = {}
+RUNNERS: dict[str, Callable[[ReportJob], None]] = {}
+
+
+def provide_kind(kind: str, task_name: str, runner: Callable[[ReportJob], None]) -> None:
+    TASKS[kind] = task_name
+    RUNNERS[kind] = runner
 
 
 def _kind(job_id: int) -> str:
@@ -209,7 +228,9 @@ def run_job(job_id: int) -> str:
     job = claim(job_id)
     if job is None:
         return "skipped"
-    if job.kind == ReportJob.Kind.EXPORT:
+    if job.kind in RUNNERS:
+        RUNNERS[job.kind](job)
+    elif job.kind == ReportJob.Kind.EXPORT:
         run_export(job)
     else:
         run_recompute(job)

@@ -115,6 +115,7 @@ def fillings(route: str, keys: list[str], world: World) -> list[str] | None:
         "reports": [j.pk for j in world.jobs],
         "teachers": [world.teacher.pk],
         "invitations": [i.pk for i in world.invitations],
+        "report": [j.pk for j in world.school_jobs],  # school/report/jobs/<pk>/
     }
     # The school's pages: the word after "school/" names the model.
     first = route.split("/")[1] if route.startswith("school/") else route.split("/")[0]

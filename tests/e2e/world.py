@@ -30,6 +30,7 @@ class World:
     sessions: list[GameSession] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     jobs: list[ReportJob] = field(default_factory=list)
+    school_jobs: list[ReportJob] = field(default_factory=list)  # its school's report
     # game slug -> (table under way, table the teacher ended)
     boards: dict[str, tuple[Table, Table]] = field(default_factory=dict)
     invitations: list[Invitation] = field(default_factory=list)
@@ -105,6 +106,12 @@ def build_world(classroom, teacher, pupils: list[Pupil]) -> World:
     assert jobs.run_job(export.pk) == "done"
     world.jobs.append(export)
     _school_of(world)
+    # The administrator's school report, built: its pages and files are read.
+    school_report, _ = jobs.request_job(
+        teacher, None, ReportJob.Kind.SCHOOL, send_task=False, school=teacher.school
+    )
+    assert jobs.run_job(school_report.pk) == "done"
+    world.school_jobs.append(school_report)
     return world
 
 
