@@ -54,7 +54,7 @@ class TeacherManager(BaseUserManager):
 class Teacher(AbstractUser):
     """An adult account: teachers and staff sign in with an email and a password.
 
-    What each role may see and do is ruled in ``school.roles``."""
+    What each role may see and do is ruled in ``classroom.roles``."""
 
     class Role(models.TextChoices):
         TEACHER = "teacher", _("teacher")

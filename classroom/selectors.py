@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from school import roles
-
+from . import roles
 from .codes import normalise_class_code
 from .models import Classroom, Pupil, ReportJob, Teacher
 
@@ -18,7 +17,7 @@ RECENT_SESSIONS = 8
 
 
 def classes_of(teacher: Teacher, *, archived: bool = False) -> QuerySet[Classroom]:
-    """The classes a teacher runs, their own and those they co-teach (school.roles);
+    """The classes a teacher runs, their own and those they co-teach (classroom.roles);
     the archived ones too when asked."""
     classrooms = roles.classrooms_run_by(teacher).select_related("teacher")
     return classrooms if archived else classrooms.active()

@@ -21,9 +21,8 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom import roster
+from classroom import roles, roster
 from classroom.models import Attempt, Classroom, Pupil
-from school import roles
 
 from . import live
 from .models import GameSession, Move, Table
@@ -137,7 +136,7 @@ def _card_tables_sql(connection, count: int) -> str:
 
 def _run_by_sql(connection, session: str) -> str:
     """SQL that holds when the session's class is run by the teacher whose id
-    is given twice after it (school.roles.classrooms_run_by, written out for
+    is given twice after it (classroom.roles.classrooms_run_by, written out for
     the live view's one query)."""
     qn = connection.ops.quote_name
     co_teachers = Classroom.co_teachers.through._meta

@@ -98,28 +98,3 @@ class JoinForm(NewTeacherForm):
 
     def clean_email(self) -> str:
         return unicodedata.normalize("NFKC", self.cleaned_data["email"]).strip().lower()
-
-
-class CoTeachersForm(forms.Form):
-    """The school's other active teachers, ticked for those who co-teach."""
-
-    co_teachers = forms.ModelMultipleChoiceField(
-        label=_("Co-teachers: they see and run this class as you do"),
-        queryset=Teacher.objects.none(),
-        widget=forms.CheckboxSelectMultiple,
-        required=False,
-    )
-
-    def __init__(self, *args, classroom, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        school_id = classroom.teacher.school_id
-        field = self.fields["co_teachers"]
-        field.queryset = (
-            Teacher.objects.filter(school_id=school_id, is_active=True)
-            .exclude(pk=classroom.teacher_id)
-            .order_by("display_name", "email")
-            if school_id is not None
-            else Teacher.objects.none()
-        )
-        field.label_from_instance = lambda t: t.display_name or t.email
-        self.initial.setdefault("co_teachers", list(classroom.co_teachers.all()))

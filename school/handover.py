@@ -11,10 +11,10 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from classroom.models import Classroom, Teacher
+from classroom.roles import manages_classroom
 
 from . import record
 from .models import AuditEntry
-from .roles import manages_classroom
 
 
 def may_hand_over(teacher: Teacher, classroom: Classroom) -> bool:

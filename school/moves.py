@@ -24,10 +24,10 @@ from django.db.models import QuerySet
 from classroom import roster, selectors
 from classroom.models import Classroom, Pupil, Teacher
 from classroom.pictures import pick_avatar
+from classroom.roles import classrooms_run_by, manages_classroom, runs_classroom
 
 from . import record
 from .models import AuditEntry
-from .roles import classrooms_run_by, manages_classroom, runs_classroom
 
 
 def may_move_from(teacher: Teacher, classroom: Classroom) -> bool:

@@ -22,9 +22,9 @@ from django.utils.translation import ngettext
 
 from classroom import roster, signals
 from classroom.models import Classroom, Pupil, Teacher
+from classroom.roles import manages_school
 
 from .models import AuditEntry
-from .roles import manages_school
 
 Kind = AuditEntry.Kind
 

@@ -1,4 +1,4 @@
-"""Who may see what, by role (the rule itself is school.roles): a class one may
+"""Who may see what, by role (the rule itself is classroom.roles): a class one may
 not see is not found; one seen but not one's to run or export is refused."""
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import redirect
 
-from school import roles
-
+from .. import roles
 from ..models import Classroom, Pupil
 
 

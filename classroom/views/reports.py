@@ -14,9 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from learning.opportunities import AVOID_MIN_CHANCES
-from school import roles
 
-from .. import roster, selectors, signals
+from .. import roles, roster, selectors, signals
 from ..models import ReportJob
 from ..reports import exports, jobs, lessons, services
 from ..reports.filters import ReportFilterForm, ReportFilters

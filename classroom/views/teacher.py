@@ -15,11 +15,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from school import roles
-from school.forms import CoTeachersForm
-
-from .. import privacy, roster, selectors, services, signals
-from ..forms import ClassroomForm, CopyClassroomForm, PasteForm, PupilForm
+from .. import privacy, roles, roster, selectors, services, signals
+from ..forms import ClassroomForm, CopyClassroomForm, CoTeachersForm, PasteForm, PupilForm
 from ..pictures import AVATARS, PASSWORD_PICTURES
 from ..reports.filters import GAME_NAMES
 from .access import own_classroom, own_pupil, seen_classroom, teacher_required

@@ -6,17 +6,17 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from classroom import roles
 from classroom.reports import lessons, services
 from classroom.reports.filters import GAME_NAMES
 from classroom.views.access import teacher_required
 from games.models import GameSession
-from school import roles
 
 
 @teacher_required
 @require_GET
 def session_report(request, pk: int):
-    # Read by whoever sees the class (school.roles); 404 for anyone else.
+    # Read by whoever sees the class (classroom.roles); 404 for anyone else.
     session = get_object_or_404(
         GameSession.objects.select_related("classroom"),
         pk=pk,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from .. import roles
+from classroom import roles
 
 register = template.Library()
 

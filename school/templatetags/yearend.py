@@ -8,9 +8,9 @@ from datetime import datetime
 from django import template
 
 from classroom.models import Classroom, Pupil, Teacher
+from classroom.roles import changes_pupils_of
 
 from .. import handover, leavers, moves
-from ..roles import changes_pupils_of
 
 register = template.Library()
 

@@ -10,8 +10,10 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from .. import roles, services
-from ..forms import CoTeachersForm
+from classroom import roles
+from classroom.forms import CoTeachersForm
+
+from .. import services
 
 
 @login_required

@@ -15,9 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from classroom import roles
 from classroom.models import Teacher, YearGroup
 
-from .. import invitations, roles, services
+from .. import invitations, services
 from ..forms import CodeForm, InviteForm, RoleForm
 from ..models import Invitation
 

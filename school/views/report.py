@@ -17,9 +17,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from classroom import roles
 from classroom.models import ReportJob
 
-from .. import roles
 from ..report import exports, jobs
 
 

@@ -19,12 +19,12 @@ from django.views.decorators.http import require_POST
 
 from classroom import roster
 from classroom.models import Pupil
+from classroom.roles import changes_pupils_of, classrooms_seen_by, manages_school
 from classroom.views.access import teacher_required
 
 from .. import handover, leavers, moves, record, year_archive
 from ..forms_yearend import ArchiveYearForm, HandOverForm, MovePupilsForm, SchoolSettingsForm
 from ..models import AuditEntry
-from ..roles import changes_pupils_of, classrooms_seen_by, manages_school
 
 
 def _seen_class(request, pk: int):

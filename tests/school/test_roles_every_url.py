@@ -1,6 +1,6 @@
 """Every teacher URL of a class (found from the resolver, as the security walk
 finds them), asked by each role in and out of the class's school: each gets
-exactly what school.roles says.
+exactly what classroom.roles says.
 
 - the class's teacher and its co-teacher run the class: nothing refused but
   the choice of co-teachers, which is the class's teacher's (and the
@@ -64,7 +64,7 @@ RUNS = {
 }
 # The class's own teacher and the school's administrator.
 CHOOSES = {"school:co_teachers", "school:class_hand_over"}
-# Whoever runs the class, and the school's administrator (school.roles.changes_pupils_of).
+# Whoever runs the class, and the school's administrator (classroom.roles.changes_pupils_of).
 CHANGES_PUPILS = {"school:pupils_move", "school:pupil_leaves"}
 # A report job is its asker's: the file they asked for, in their language.
 OWN_JOB = {"reports:job_status", "reports:job_download"}

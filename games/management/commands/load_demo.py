@@ -8,8 +8,8 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from classroom.demo import DEMO_CODE, DEMO_EMAIL, DEMO_LEAD_EMAIL, DEMO_PASSWORD, demo_class
 from games.demo_play import play_demo
+from school.demo import DEMO_CODE, DEMO_EMAIL, DEMO_LEAD_EMAIL, DEMO_PASSWORD, demo_class
 
 
 class Command(BaseCommand):
