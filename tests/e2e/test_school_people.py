@@ -83,7 +83,8 @@ def test_the_teachers_page_in_french_at_320_px(live_server, browser, browser_con
     sign_in_teacher(page, live_server.url, head)
     context.add_cookies([{"name": "django_language", "value": "fr", "url": live_server.url}])
     page.goto(live_server.url + "/school/teachers/")
-    expect(page.get_by_role("heading", name="Les enseignants de École des Tilleuls")).to_be_visible()
+    heading = page.get_by_role("heading", name="Les enseignants de École des Tilleuls")
+    expect(heading).to_be_visible()
     expect(page.get_by_role("button", name="Envoyer l'invitation")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     page.goto(live_server.url + "/school/")
