@@ -40,7 +40,7 @@ def test_a_calculation_sent_whole_is_its_steps_and_makes_the_number(start, pupil
     fields, total = whole_calculation(state_of(table))
     page = post_move(pupil_client, table, **fields).content.decode()
     assert state_of(table).phase == "place"
-    assert page.count('role="status">Right: ') == 3
+    assert page.count('data-testid="feedback">Right: ') == 3
     assert f"You made {total}!" in page
     typed = Attempt.objects.filter(skill="add").order_by("pk")
     assert [a.response_ms for a in typed] == [3000, 2000, 1500]
@@ -51,7 +51,7 @@ def test_a_wrong_step_in_a_whole_calculation_ends_there(start, pupil_client):
     session, table = start()
     fields, _total = whole_calculation(state_of(table), wrong_at=1)
     page = post_move(pupil_client, table, **fields).content.decode()
-    assert page.count('role="status">Right: ') == 1 and 'class="feedback wrong"' in page
+    assert page.count('data-testid="feedback">Right: ') == 1 and 'class="feedback wrong"' in page
     assert [a.correct for a in Attempt.objects.filter(skill="add").order_by("pk")] == [True, False]
     assert state_of(table).current == 1  # the turn is lost, as step by step
 
