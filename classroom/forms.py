@@ -97,7 +97,12 @@ def refuse_too_many_emails(request, email: str, *, sign_up: bool = False) -> Non
 class ClassroomForm(forms.ModelForm):
     class Meta:
         model = Classroom
-        fields = ("name", "school_year", "uses_picture_passwords", "pupils_practise_alone")
+        fields = (
+            "name", "school_year", "year_group", "uses_picture_passwords", "pupils_practise_alone"
+        )
+        help_texts = {
+            "year_group": _("The school report puts the classes of one year group side by side."),
+        }
 
     def clean_school_year(self) -> str:
         year = self.cleaned_data["school_year"].strip()
