@@ -124,3 +124,19 @@ def school_classes(school_teacher, school):
         Classroom.objects.create(teacher=school_teacher, name="CE1 B", year_group=YearGroup.AGE_7),
         Classroom.objects.create(teacher=other, name="Atelier"),
     ]
+
+
+@pytest.fixture
+def ours(db) -> School:
+    return School.objects.create(name="École des Tilleuls")
+
+
+@pytest.fixture
+def victim(ours):
+    """The security walk's school of three pupils, its teacher one of ours."""
+    from tests.security.world import build_school
+
+    world = build_school("Victim", ("Wilhelmine", "Théodule", "Eulalie"))
+    Teacher.objects.filter(pk=world.teacher.pk).update(school=ours, role=Teacher.Role.TEACHER)
+    world.teacher.refresh_from_db()
+    return world

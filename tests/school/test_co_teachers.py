@@ -9,24 +9,10 @@ from django.urls import reverse
 
 from classroom.models import Teacher
 from school.models import School
-from tests.security.world import build_school
 
 from .people import make_teacher
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ours():
-    return School.objects.create(name="Ours")
-
-
-@pytest.fixture
-def victim(ours):
-    world = build_school("Victim", ("Wilhelmine", "Théodule", "Eulalie"))
-    Teacher.objects.filter(pk=world.teacher.pk).update(school=ours, role=Teacher.Role.TEACHER)
-    world.teacher.refresh_from_db()
-    return world
 
 
 def test_the_class_s_teacher_adds_and_removes_a_co_teacher_on_the_settings_page(

@@ -8,25 +8,11 @@ from django.urls import reverse
 
 from classroom.models import Classroom, Teacher, YearGroup
 from games import selectors as game_selectors
-from school.models import School
 from tests.security.world import build_school
 
 from .people import make_teacher
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ours():
-    return School.objects.create(name="École des Tilleuls")
-
-
-@pytest.fixture
-def victim(ours):
-    world = build_school("Victim", ("Wilhelmine", "Théodule", "Eulalie"))
-    Teacher.objects.filter(pk=world.teacher.pk).update(school=ours, role=Teacher.Role.TEACHER)
-    world.teacher.refresh_from_db()
-    return world
 
 
 def test_a_co_teacher_finds_the_class_on_their_home_and_runs_its_live_view(client, ours, victim):
