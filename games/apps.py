@@ -15,16 +15,12 @@ class GamesConfig(AppConfig):
         from classroom.reports.filters import GAME_NAMES
         from classroom.reports.services import CHANCE_WORDS, provide_outcomes
         from classroom.signals import pupils_signed_out
-        from config import translate_once
         from games import live_view, outcomes, seating
         from games.models import Seat, Table
         from games.pages import PAGES
         from games.poll_tokens import forget_sign_ins
         from games.services import play_list_of
 
-        # Before any template is compiled: a page's written words are looked
-        # up once per language, not at every draw.
-        translate_once.install()
         play_list.provide(play_list_of)
         provide_outcomes(outcomes.table_outcome)
         GAME_NAMES.update({slug: page.title for slug, page in PAGES.items()})

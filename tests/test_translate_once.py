@@ -1,4 +1,4 @@
-"""{% translate %} and {% blocktranslate %} keep their answers (config.translate_once):
+"""{% translate %} and {% blocktranslate %} keep their answers (classroom.translate_once):
 what they draw must stay what Django's own tags draw, draw after draw, in
 every language, escaped or not, whatever the values."""
 
@@ -8,7 +8,7 @@ from django.templatetags import i18n as django_i18n
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from config import translate_once
+from classroom import translate_once
 
 LIBRARIES = {"i18n": "django.templatetags.i18n"}
 SOURCES = [

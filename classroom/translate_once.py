@@ -12,9 +12,10 @@ per autoescape, and the tag gives back exactly what Django's would. A
 for each set of values it shows, when they are plain numbers and strings
 (tests/test_translate_once.py draws both against Django's own tags).
 
-``install()`` (games.apps) puts the tag in Django's own ``i18n`` library, in
-place of Django's: a library of our own under that name would be a second
-``i18n`` (templates.W003), and every template's ``{% load i18n %}`` stays.
+``install()`` (classroom.apps, the first of our apps to start) puts the tags
+in Django's own ``i18n`` library, in place of Django's: a library of our own
+under that name would be a second ``i18n`` (templates.W003), and every
+template's ``{% load i18n %}`` stays as it is.
 """
 
 from __future__ import annotations
