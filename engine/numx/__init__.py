@@ -40,11 +40,14 @@ where the rule book leaves room):
 * A turn that does not cover (action, draw kept, pass) lets the trick stand;
   the tour ends when the turn comes back to the top trick's owner and all the
   others let it stand. A forced pass (Block) lets it stand too, unless the
-  trick's owner laid the Block: after the owner's "Block all" the owner plays
-  again (seed example 2); after another player's Block on the last who could
-  cover, the owner wins the tour (4.6, 4.8). A drawn card that can be played
-  is played (4.5). Games of the option ``rulebook`` 1 (stored before) keep
-  the old reading: no forced pass lets the trick stand, a drawn card may be kept.
+  trick's owner laid the Block on that very trick: after the owner's "Block
+  all" the owner plays again (seed example 2); after another player's Block
+  on the last who could cover, or a Block its player laid before they laid or
+  completed the top trick, the owner wins the tour (4.6, 4.8). A drawn card
+  that can be played is played (4.5). Games of the option ``rulebook`` 1
+  (stored before) keep the old reading: no forced pass lets the trick stand, a
+  drawn card may be kept; games of rulebook 2 let an owner's Block laid before
+  their trick bring the turn back to them.
 * Out-of-turn Rainbow: allowed to any player but the trick's owner (a
   blocked player too: it is not their turn), when no decision is pending (a
   drawn card, a Shadow's bonus, a Malus choice); the completer owns the trick

@@ -9,6 +9,12 @@ another player blocked has let it stand (RULES 4.6, 4.8): when they were the
 last who could cover, the tour ends and the owner wins it (rulebook 2; in
 games of rulebook 1 no forced pass let it stand). A blocked player holding
 Num-X is asked (Num-X or pass); one without it is passed over at once.
+
+Only a Block its player laid on their own top trick gives them the turn back:
+a Block laid before (on someone else's trick, which the blocker then covered
+or completed with a Rainbow) still forces its pass, but that pass lets the new
+trick stand (rulebook 3; in rulebook 2 any pending Block of the new owner
+brought the turn back to them).
 """
 
 from __future__ import annotations
@@ -51,6 +57,15 @@ def let_stand(state: NumxState, player: int) -> bool:
     """Whether ``player``'s forced pass (Block) lets the top trick stand: yes,
     unless the trick's owner blocked them (see the module's docstring)."""
     return state.rulebook >= 2 and state.blocked_by[player] != state.owner
+
+
+def new_top_trick(state: NumxState) -> NumxState:
+    """A trick was laid or completed: the lap starts again, and the Blocks
+    still pending were not laid to keep anyone off this trick (rulebook 3)."""
+    state = set_fields(state, passed=())
+    if state.rulebook >= 3:
+        state = set_fields(state, blocked_by=(None,) * state.players)
+    return state
 
 
 def hand_on(state: NumxState, player: int, voluntary: bool) -> tuple[NumxState, Events]:

@@ -41,6 +41,7 @@ from engine.numx.flow import (
     end_tour,
     hand_on,
     let_stand,
+    new_top_trick,
     smallest_unique,
     to_discard,
 )
@@ -404,7 +405,7 @@ class Numx(StateStoresItself):
         value, kind = check_trick(cards, value, state.last)
         state = _take(state, player, cards, move)
         trick = Trick(player, cards, value, kind)
-        state = set_fields(state, tricks=state.tricks + (trick,), passed=(), pending=None)
+        state = new_top_trick(set_fields(state, tricks=state.tricks + (trick,), pending=None))
         events: Events = [Event("trick", player, trick.to_json())]
         emptied = not state.hands[player]
         if kind == NUMX or emptied:

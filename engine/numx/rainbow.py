@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.core import Event, IllegalMove
 from engine.numx.cards import RAINBOW
-from engine.numx.flow import Events, end_tour, hand_on
+from engine.numx.flow import Events, end_tour, hand_on, new_top_trick
 from engine.numx.state import NumxState, set_fields, with_item
 
 
@@ -62,8 +62,8 @@ def add_rainbow(state: NumxState, player: int, card_id: str) -> tuple[NumxState,
     hand = list(state.hands[player])
     hand.remove(card_id)
     state = set_fields(state, hands=with_item(state.hands, player, tuple(hand)),
-                       tricks=state.tricks[:-1] + (last.with_rainbow(player, card_id),),
-                       passed=())
+                       tricks=state.tricks[:-1] + (last.with_rainbow(player, card_id),))
+    state = new_top_trick(state)
     events: Events = [Event("rainbow", player, {"card": card_id, "size": last.size + 1,
                                                 "lost_turn": lost})]
     if lost:

@@ -21,9 +21,11 @@ TEAM_SIZE = 2
 # was played. 1: a player passed over by anyone's Block gives the turn back to
 # the trick's owner, and a drawn card may be kept. 2 (RULES 4.5, 4.8): only
 # the owner's own Block gives them the turn back, and a drawn card that can be
-# played is played. A state stored without it is of edition 1.
-RULEBOOK = 2
-RULEBOOKS = (1, 2)
+# played is played. 3: that Block must have been laid on the owner's top trick;
+# one laid before the trick was laid or completed lets it stand (in 2 it gave the
+# turn back). A state stored without it is of edition 1.
+RULEBOOK = 3
+RULEBOOKS = (1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,9 @@ class NumxState:
     counts: tuple[tuple[int, ...], ...] = ()
     totals: tuple[int | None, ...] = ()
     rulebook: int = 1
-    blocked_by: tuple[int | None, ...] = ()  # who blocked each player (rulebook 2)
+    # Who blocked each player (rulebook 2); from rulebook 3 only while the
+    # top trick stays the one the Block was laid on.
+    blocked_by: tuple[int | None, ...] = ()
     ended: bool = False  # the teacher ended the game: the rows count as they stand
 
     @property

@@ -541,10 +541,49 @@ def test_a_game_of_the_first_rulebook_gives_the_owner_the_turn_back_after_a_bloc
     assert GAME.apply(old, 2, {"type": "action", "card": "block1", "target": 3}).state.current == 0
 
 
-def test_the_rulebook_is_an_option_with_two_editions():
-    assert GAME.new({}, 3, 1).rulebook == 2
+def _blocker_completes_the_trick(rulebook: int) -> tuple[NumxState, list[str]]:
+    """Player 1 blocks player 0, who owns the top trick, then takes the trick
+    over with a Rainbow out of turn; player 2 lets it stand."""
+    state = table([["blue3", "red9"], ["block1", "rainbow5", "red1"], ["yellow10", "red3"]],
+                  players=3, tricks=(Trick(0, ("blue5",), 5, "number"),), current=1,
+                  options={"rulebook": rulebook})
+    state, _, _ = play(state, 1, {"type": "action", "card": "block1", "target": 0})
+    state, kinds, _ = play(state, 1, {"type": "rainbow", "card": "rainbow5"})
+    assert state.owner == 1 and state.current == 2 and state.blocked[0]
+    state, kinds, _ = play(state, 2, {"type": "pass"})
+    return state, kinds
+
+
+def test_a_block_laid_before_the_blocker_completed_the_trick_lets_it_stand():
+    # RULES 4.6, 4.8: only the owner's Block on their own trick lets them play
+    # again; 1 laid this one on 0's trick, so 0's forced pass lets 1's trick stand.
+    state, kinds = _blocker_completes_the_trick(3)
+    assert kinds.count("blocked") == 1 and "tour_won" in kinds
+    assert state.winner == 1 and state.phase == "distribute"
+
+
+def test_a_game_of_the_second_rulebook_gives_that_blocker_the_turn_back():
+    # Games stored under rulebook 2 replay as they were played.
+    state, kinds = _blocker_completes_the_trick(2)
+    assert "tour_won" not in kinds and state.current == 1 and task(state, 1) == "play"
+
+
+def test_the_owners_block_on_their_own_trick_still_lets_them_play_again():
+    # Seed example 2: the trick, then the Block with the Shadow's bonus.
+    state = table([["blue3", "red9"], ["shadow6", "block1", "red1"], ["yellow10", "red3"]],
+                  players=3, tricks=(Trick(0, ("blue5",), 5, "number"),), current=1)
+    state, kinds, _ = play(state, 1, trick("shadow6"))
+    assert "shadow_bonus" in kinds
+    state, kinds, _ = play(state, 1, {"type": "action", "card": "block1", "target": "all"})
+    assert kinds.count("blocked") == 2 and "tour_won" not in kinds
+    assert state.current == 1 and task(state, 1) == "play"
+
+
+def test_the_rulebook_is_an_option_with_three_editions():
+    assert GAME.new({}, 3, 1).rulebook == 3
     assert GAME.new({"rulebook": 1}, 3, 1).rulebook == 1
-    for wrong in (0, 3, True, "2"):
+    assert GAME.new({"rulebook": 2}, 3, 1).rulebook == 2
+    for wrong in (0, 4, True, "2"):
         with pytest.raises(IllegalMove):
             GAME.new({"rulebook": wrong}, 3, 1)
 

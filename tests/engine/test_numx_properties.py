@@ -66,6 +66,8 @@ def options(mode: str, players: int, seed: int) -> dict:
         chosen["malus"] = [[-2, 2], [3, -3], [0, 1], [-1, 0], [2, 2]]
     if seed % 5 == 0:
         chosen["rulebook"] = 1  # games stored before RULES 4.5 and 4.8 were followed
+    elif seed % 7 == 0:
+        chosen["rulebook"] = 2  # games stored before an owner's earlier Block let a trick stand
     return chosen
 
 
@@ -140,16 +142,14 @@ def test_a_replayed_log_reaches_the_same_state(game):
     assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
 
 
-@settings(max_examples=25, deadline=None)
-@given(games)
-def test_the_owner_plays_on_their_own_trick_only_after_their_own_block(game):
+def owner_plays_again_only_after_own_block(game) -> None:
     """RULES 4.6, 4.8: a trick nobody covered wins its owner the lap; the turn
     comes back to the owner only when their own Block kept the others out
     ("permet de rejouer"); and a drawn card that can be played is played."""
     seed, players, mode, choices = game
     owner_blocked = False
     for state, _, events in random_game(seed, players, mode, choices):
-        if state.rulebook < 2:
+        if state.rulebook < 3:
             return
         for event in events:
             if event.kind in ("trick", "rainbow", "tour_started", "round_started"):
@@ -163,6 +163,20 @@ def test_the_owner_plays_on_their_own_trick_only_after_their_own_block(game):
         if state.pending is not None and state.pending.kind == "drawn":
             moves = GAME.moves(state, state.pending.player)
             assert {"type": "keep"} not in moves and moves
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_the_owner_plays_on_their_own_trick_only_after_their_own_block(game):
+    owner_plays_again_only_after_own_block(game)
+
+
+def test_a_block_laid_before_the_blocker_took_the_trick_over_lets_it_stand():
+    # Found by the test above: 1 blocks 0 (then the owner), takes 0's trick
+    # over with a Rainbow; 2, 3, 4 let it stand and 0's forced pass must too,
+    # so 1 wins the lap instead of playing again on their own trick.
+    owner_plays_again_only_after_own_block(
+        (382, 5, "speed_run", [410, 0, 0, 0, 0, 211, 0, 0, 3] + [0] * (STEPS - 9)))
 
 
 _junk = st.recursive(
