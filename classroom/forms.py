@@ -13,7 +13,7 @@ from . import devices, roster, throttle
 from .models import Classroom, Pupil, Teacher
 from .pictures import AVATARS, PASSWORD_LENGTH, PASSWORD_PICTURES
 from .roster import NameRefused
-from .validators import no_hidden_characters
+from .validators import no_hidden_characters, plain_ids
 
 
 class SignUpForm(forms.ModelForm):
@@ -48,7 +48,21 @@ class FinishSignUpForm(SetPasswordForm):
     chooses it holds the mailbox."""
 
 
-class LimitedPasswordResetForm(PasswordResetForm):
+class TeacherPasswordResetForm(PasswordResetForm):
+    """Django's reset, also for an active teacher without a password yet (an
+    account single sign-on made): Django's skips them, and they could never
+    choose one."""
+
+    def get_users(self, email: str):
+        folded = unicodedata.normalize("NFKC", email).casefold()
+        return (
+            teacher
+            for teacher in Teacher.objects.filter(email__iexact=email, is_active=True)
+            if unicodedata.normalize("NFKC", teacher.email).casefold() == folded
+        )
+
+
+class LimitedPasswordResetForm(TeacherPasswordResetForm):
     """Django's reset, limited per address and per client address; the answer
     is the same whether the address has an account."""
 
@@ -261,10 +275,16 @@ class AdminSignInForm(LimitedSignIn, AdminAuthenticationForm):
     pass
 
 
+class TeacherChoices(forms.ModelMultipleChoiceField):
+    def _check_values(self, value):
+        plain_ids(value, _("A teacher ticked is not one of this list: reload the page."))
+        return super()._check_values(value)
+
+
 class CoTeachersForm(forms.Form):
     """The school's other active teachers, ticked for those who co-teach."""
 
-    co_teachers = forms.ModelMultipleChoiceField(
+    co_teachers = TeacherChoices(
         label=_("Co-teachers: they see and run this class as you do"),
         queryset=Teacher.objects.none(),
         widget=forms.CheckboxSelectMultiple,

@@ -75,6 +75,10 @@ class Teacher(AbstractUser):
         verbose_name=_("school"),
     )
     role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.TEACHER)
+    # False for an account made with a school code: whoever heard the code may
+    # have typed a colleague's address. The first single sign-on of the
+    # address's real owner then takes the account back (school.sso_adapter).
+    address_confirmed = models.BooleanField(default=True, editable=False)
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS: list[str] = []

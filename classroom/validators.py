@@ -19,3 +19,17 @@ def no_hidden_characters(value: str) -> None:
         raise ValidationError(
             _("Only letters, digits, spaces and punctuation, please."), code="hidden"
         )
+
+
+# The largest id a database column holds: a forged "99999999999999999999" would
+# reach SQLite as an integer it cannot bind (OverflowError, a 500), and Django
+# checks only single-value lookups against it, not ``pk__in``.
+LARGEST_ID = 2**63 - 1
+
+
+def plain_ids(values, message: str) -> None:
+    """Refuse, with ``message``, any value that is not an id a row can have."""
+    for value in values:
+        text = str(value)
+        if not (text.isascii() and text.isdigit()) or int(text) > LARGEST_ID:
+            raise ValidationError(message, code="invalid_pk_value")

@@ -14,23 +14,12 @@ from django.utils.translation import gettext_lazy as _
 
 from classroom import roster
 from classroom.models import Classroom, Pupil, Teacher
+from classroom.validators import plain_ids
 
 from . import handover, moves, year_archive
 from .models import AuditEntry, School
 
 MOST_KEPT_DAYS = 3650  # ten years: more is a typing slip, not a school's rule
-# The largest id a database column holds: a forged "99999999999999999999" would
-# reach SQLite as an integer it cannot bind (OverflowError, a 500).
-LARGEST_ID = 2**63 - 1
-
-
-def _plain_ids(values, message: str) -> None:
-    for value in values:
-        text = str(value)
-        if not (text.isascii() and text.isdigit()) or int(text) > LARGEST_ID:
-            raise forms.ValidationError(message, code="invalid_pk_value")
-
-
 class PupilChoices(forms.ModelMultipleChoiceField):
     """Pupils as their class names them ("Léa M. (2)")."""
 
@@ -41,7 +30,7 @@ class PupilChoices(forms.ModelMultipleChoiceField):
         self.names: dict[int, str] = {}
 
     def _check_values(self, value):
-        _plain_ids(value, _("A pupil ticked is not one of this list: reload the page."))
+        plain_ids(value, _("A pupil ticked is not one of this list: reload the page."))
         return super()._check_values(value)
 
     def label_from_instance(self, pupil: Pupil) -> str:
@@ -53,7 +42,7 @@ class PupilChoices(forms.ModelMultipleChoiceField):
 class TeacherChoice(forms.ModelChoiceField):
     def to_python(self, value):
         if value not in self.empty_values:
-            _plain_ids([value], self.error_messages["invalid_choice"])
+            plain_ids([value], self.error_messages["invalid_choice"])
         return super().to_python(value)
 
     def label_from_instance(self, teacher: Teacher) -> str:

@@ -171,6 +171,10 @@ def accept(invitation: Invitation, *, email: str, display_name: str, password: s
                         "its password from the sign-in page."))
     teacher = Teacher(email=email, display_name=display_name, school=locked.school,
                       role=locked.role)
+    # An e-mailed link proves the address it was sent to; a code proves nothing.
+    teacher.address_confirmed = (
+        locked.kind == Invitation.Kind.EMAIL and normalise_email(locked.email) == email
+    )
     password_validation.validate_password(password, teacher)
     teacher.set_password(password)
     teacher.save()
@@ -210,6 +214,10 @@ def accept_signed_in(invitation: Invitation, teacher: Teacher) -> None:
     if normalise_email(teacher.email) != normalise_email(locked.email):
         raise Refused(_("This invitation is for another address. Sign out, then open "
                         "the link again."))
+    if teacher.school_id == locked.school_id:
+        # An old link must not change the role of one of the school's teachers
+        # (the last administrator would demote themselves).
+        raise Refused(_("You are already one of this school's teachers."))
     if teacher.school_id is not None and teacher.school_id != locked.school_id:
         raise Refused(_("Your account belongs to another school. Ask its administrator "
                         "to let you go first."))

@@ -7,6 +7,7 @@ import unicodedata
 
 from django.db import transaction
 
+from classroom.forms import TeacherPasswordResetForm
 from classroom.models import Teacher
 
 from .models import School
@@ -36,11 +37,14 @@ def school_create(name: str, admin_email: str, password: str, display_name: str 
 
 def administrators_left(school_id: int, *, without: Teacher) -> int:
     """The school's active administrators other than ``without``: a change
-    that would leave none is refused (nobody could invite or reset anyone)."""
-    return (
-        Teacher.objects.filter(school_id=school_id, role=Teacher.Role.ADMIN, is_active=True)
+    that would leave none is refused (nobody could invite or reset anyone).
+    Their rows are locked until the caller's transaction ends: two
+    administrators demoting each other at once would both see the other."""
+    return len(
+        Teacher.objects.select_for_update()
+        .filter(school_id=school_id, role=Teacher.Role.ADMIN, is_active=True)
         .exclude(pk=without.pk)
-        .count()
+        .values_list("pk", flat=True)
     )
 
 
@@ -59,9 +63,7 @@ def active_set(teacher: Teacher, active: bool) -> None:
 def password_reset_send(request, teacher: Teacher) -> None:
     """Django's own password-reset e-mail, as the sign-in page's "forgot"
     sends it: the administrator never learns or sets the password."""
-    from django.contrib.auth.forms import PasswordResetForm
-
-    form = PasswordResetForm({"email": teacher.email})
+    form = TeacherPasswordResetForm({"email": teacher.email})
     if form.is_valid():
         form.save(request=request, use_https=request.is_secure())
 

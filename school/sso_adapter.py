@@ -66,6 +66,10 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
     def pre_social_login(self, request, sociallogin) -> None:
         """Refuse with a page, or tie the provider's account to the teacher's."""
         app = sociallogin.account.get_provider().app
+        if (sociallogin.state or {}).get("process", "login") != "login":
+            # allauth's "connect" ends on account pages Numbo does not have:
+            # a provider is only ever a way to sign in.
+            raise ImmediateHttpResponse(failure_page(request, app.name, cancelled=False))
         rules = app.settings.get("numbo", {})
         data = sociallogin.account.extra_data or {}
         id_token = data.get("id_token")
@@ -83,6 +87,8 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             raise ImmediateHttpResponse(
                 refusal_page(request, refusal, identity.email, app.name, rules.get("domains", []))
             )
+        if not teacher.address_confirmed:
+            sso_rules.take_back(teacher)
         if not sociallogin.is_existing:
             sociallogin.connect(request, teacher)
         elif sociallogin.user.pk != teacher.pk:

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from classroom.models import Teacher
 
 from . import invitations
+from .services import normalise_email
 
 
 def has_active_teacher(email: str) -> bool:
-    return Teacher.objects.filter(email__iexact=email.strip(), is_active=True).exists()
+    return Teacher.objects.filter(email__iexact=normalise_email(email), is_active=True).exists()
 
 
 def has_pending_invitation(email: str) -> bool:
@@ -24,7 +25,7 @@ def has_pending_invitation(email: str) -> bool:
     good: signing in with the school's provider accepts it (``teacher_for``).
     A school code is not enough: anyone in the staff room may have heard it."""
     return (
-        not Teacher.objects.filter(email__iexact=email.strip()).exists()
+        not Teacher.objects.filter(email__iexact=normalise_email(email)).exists()
         and invitations.pending_for(email) is not None
     )
 
@@ -43,7 +44,7 @@ def teacher_for(email: str, name: str = "") -> Teacher | None:
     """The active account this address signs in to, None if it has none; an
     invited address's account is made now, in the invitation's school with
     its role (``name``, the provider's, is shown to pupils until changed)."""
-    email = email.strip()
+    email = normalise_email(email)
     teacher = Teacher.objects.filter(email__iexact=email, is_active=True).first()
     if teacher is not None or not has_pending_invitation(email):
         return teacher
@@ -51,3 +52,14 @@ def teacher_for(email: str, name: str = "") -> Teacher | None:
         return invitations.accept_by_sign_on(invitations.pending_for(email), email, name)
     except invitations.Refused:
         return None
+
+
+def take_back(teacher: Teacher) -> None:
+    """The provider vouches for the owner of an address that a school code
+    let someone type (``Teacher.address_confirmed``): the password chosen
+    then is dropped, which ends every session it opened (Django checks a
+    session against the password's hash), and the owner may choose one by
+    the sign-in page's "forgot"."""
+    teacher.set_unusable_password()
+    teacher.address_confirmed = True
+    teacher.save(update_fields=["password", "address_confirmed"])

@@ -8,6 +8,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -157,6 +158,7 @@ def invitation_revoke(request, pk: int):
 
 @school_admin_required
 @require_POST
+@transaction.atomic
 def teacher_change(request, pk: int):
     """One change to one of the school's teachers: the role, deactivate,
     reactivate, or a password-reset e-mail. Another school's teacher is not

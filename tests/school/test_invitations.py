@@ -123,6 +123,18 @@ def test_a_teacher_who_signed_up_alone_joins_from_the_link_with_their_classes(
     assert "already used" in stranger.post(link).content.decode()
 
 
+def test_an_old_link_does_not_change_the_role_of_one_of_the_school_s_teachers(
+    admin_client, school, admin
+):
+    # The only administrator opening an old "teacher" link must stay administrator.
+    invitations.invite_by_email(school, admin.email, Teacher.Role.TEACHER, admin,
+                                lambda token: f"http://testserver/school/join/{token}/")
+    answer = admin_client.post(_link(mail.outbox[0]), follow=True)
+    assert "already one of this school" in answer.content.decode().replace("&#x27;", "'")
+    admin.refresh_from_db()
+    assert admin.role == Teacher.Role.ADMIN
+
+
 def test_a_school_code_lets_in_as_many_teachers_as_it_allows(admin_client, school):
     admin_client.post(reverse("school:code_new"),
                       {"code-role": "teacher", "code-max_uses": "2", "code-days": "7"})

@@ -113,6 +113,19 @@ def test_a_password_reset_sends_django_s_reset_e_mail(admin_client, colleague):
     assert message.to == [colleague.email] and "/accounts/reset/" in message.body
 
 
+def test_a_teacher_without_a_password_yet_is_sent_a_reset_too(admin_client, colleague):
+    # Single sign-on makes accounts without a password: Django's own reset
+    # skips them, and they could never choose one.
+    colleague.set_unusable_password()
+    colleague.save()
+    _change(admin_client, colleague, action="reset")
+    [message] = mail.outbox
+    assert message.to == [colleague.email] and "/accounts/reset/" in message.body
+    mail.outbox.clear()
+    Client().post(reverse("password_reset"), {"email": colleague.email.upper()})
+    assert [m.to for m in mail.outbox] == [[colleague.email]]
+
+
 def test_the_last_administrator_can_be_neither_demoted_nor_deactivated(
     admin_client, admin, school
 ):

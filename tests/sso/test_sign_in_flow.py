@@ -308,3 +308,46 @@ def test_a_withdrawn_or_expired_invitation_lets_nobody_in(client, school_sso, in
     invited_stranger.save()
     assert sign_in(client, "oidc", "stranger").status_code == 403
     assert not Teacher.objects.filter(email="stranger@school.example").exists()
+
+
+def test_an_address_typed_with_a_school_code_is_taken_back_by_its_owner(
+    client, school_sso, invited_stranger
+):
+    """Someone who heard the school code joined as stranger@school.example with
+    a password of their own; the address's owner signs in with the school's
+    provider: the account is theirs, the password chosen before is gone and
+    the session it opened ends."""
+    from django.test import Client
+
+    from school import invitations
+
+    code = invitations.make_code(
+        invited_stranger.school, Teacher.Role.TEACHER, 30, 7, invited_stranger.invited_by
+    )
+    squatter = invitations.accept(
+        code, email="stranger@school.example", display_name="Squatter",
+        password="the-squatters-own-9",
+    )
+    assert not squatter.address_confirmed
+    theirs = Client()
+    theirs.force_login(squatter)
+    assert theirs.get("/classes/").status_code == 200
+
+    assert sign_in(client, "oidc", "stranger").status_code == 302
+    assert signed_in(client) == squatter.pk
+    squatter.refresh_from_db()
+    assert squatter.address_confirmed and not squatter.has_usable_password()
+    assert theirs.get("/classes/").status_code == 302  # sent to sign in again
+
+
+def test_a_provider_is_never_connected_to_a_signed_in_account(client, school_sso, ada):
+    """allauth's "connect" (a provider added to the signed-in account) ends on
+    pages Numbo does not have: it is refused, and nothing is tied."""
+    from .flow import through_provider
+
+    client.force_login(ada)
+    url = start(client, "oidc", process="connect")
+    parts = urlsplit(through_provider(url, "ada", trip=Trip()))
+    answer = client.get(f"{parts.path}?{parts.query}")
+    assert answer.status_code in (400, 403)
+    assert not SocialAccount.objects.exists()
