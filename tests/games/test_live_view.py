@@ -172,3 +172,27 @@ def test_a_stamp_names_the_sessions_status(class_at_tables, status):
     table = class_at_tables.tables.select_related("session").first()
     table.session.status = status
     assert selectors.status_of_stamp(live.stamp(table)) == status
+
+
+def test_the_token_ends_when_its_co_teacher_is_taken_off_the_class(
+    class_at_tables, classroom, teacher
+):
+    # A co-teacher taken off the class does not go on watching its tables
+    # until the token expires: every poll asks classroom.roles again.
+    from classroom.models import Teacher
+    from school import services as school_services
+    from school.models import School
+
+    school = School.objects.create(name="École des Tilleuls")
+    Teacher.objects.filter(pk=teacher.pk).update(school=school)
+    assistant = Teacher.objects.create_user("assistant@school.test", "x-long-pass-42",
+                                            school=school)
+    classroom.co_teachers.add(assistant)
+    client = Client()
+    client.force_login(assistant)
+    url = reverse("games:session_live", args=[class_at_tables.pk])
+    publish_all(class_at_tables)
+    token = token_of(client.get(url, **POLLER).content.decode())
+    assert client.get(url, {"v": token}, **POLLER).status_code == 204
+    school_services.co_teachers_set(classroom, [])
+    assert client.get(url, {"v": token}, **POLLER).status_code == 404
