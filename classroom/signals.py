@@ -7,6 +7,12 @@ from django.dispatch import Signal
 # was handed to them for their sign-in (a table's poll token) must end.
 pupils_signed_out = Signal()
 
+# Teachers no longer teach a class (taken off its co-teachers, or its teacher
+# after a hand-over): sent with ``teacher_ids``. What their sign-in was handed
+# for it (the live view's poll token, games.live_view) must end now, not when
+# it expires.
+teachers_left_class = Signal()
+
 # A teacher did something with pupils' data that the school keeps a record of
 # (school.record hears it). Sent with ``action`` (one of the names below),
 # ``teacher``, ``classroom``, ``pupil`` (None once erased), ``count`` (pupils

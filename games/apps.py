@@ -14,7 +14,7 @@ class GamesConfig(AppConfig):
         from classroom.models import Teacher
         from classroom.reports.filters import GAME_NAMES
         from classroom.reports.services import CHANCE_WORDS, provide_outcomes
-        from classroom.signals import pupils_signed_out
+        from classroom.signals import pupils_signed_out, teachers_left_class
         from games import live_view, outcomes, seating
         from games.models import Seat, Table
         from games.pages import PAGES
@@ -35,3 +35,6 @@ class GamesConfig(AppConfig):
             live_view.on_teacher_saved, sender=Teacher, dispatch_uid="live-view-teacher"
         )
         post_save.connect(live_view.on_table_saved, sender=Table, dispatch_uid="live-view-table")
+        teachers_left_class.connect(
+            live_view.on_teachers_left_class, dispatch_uid="live-view-left-class"
+        )

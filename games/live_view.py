@@ -167,6 +167,12 @@ def on_logged_out(sender=None, request=None, user=None, **kwargs) -> None:
         teacher_out(user.pk)
 
 
+def on_teachers_left_class(sender=None, teacher_ids=(), **kwargs) -> None:
+    for teacher_id in teacher_ids:
+        teacher_out(teacher_id)
+        transaction.on_commit(lambda teacher_id=teacher_id: teacher_out(teacher_id))
+
+
 def on_teacher_saved(sender=None, instance=None, created=False, update_fields=None, **kwargs):
     # A sign-in only writes last_login: that one does not end the tokens.
     if created or (update_fields is not None and set(update_fields) <= {"last_login"}):

@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 
 from classroom.models import Classroom, Teacher
 from classroom.roles import manages_classroom
+from classroom.signals import teachers_left_class
 
 from . import record
 from .models import AuditEntry
@@ -49,6 +50,8 @@ def hand_over(
         classroom.co_teachers.remove(to)
         if keep_as_co_teacher:
             classroom.co_teachers.add(former)
+        else:
+            teachers_left_class.send(sender=Teacher, teacher_ids=[former.pk])
         record.write(
             AuditEntry.Kind.HANDOVER,
             teacher=by,

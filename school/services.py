@@ -9,6 +9,7 @@ from django.db import transaction
 
 from classroom.forms import TeacherPasswordResetForm
 from classroom.models import Teacher
+from classroom.signals import teachers_left_class
 
 from .models import School
 
@@ -69,5 +70,10 @@ def password_reset_send(request, teacher: Teacher) -> None:
 
 
 def co_teachers_set(classroom, teachers) -> None:
-    """The class's co-teachers are exactly these (chosen on its settings page)."""
+    """The class's co-teachers are exactly these (chosen on its settings page);
+    those taken off it stop watching its tables at once."""
+    before = set(classroom.co_teachers.values_list("pk", flat=True))
     classroom.co_teachers.set(teachers)
+    left = before - {teacher.pk for teacher in teachers}
+    if left:
+        teachers_left_class.send(sender=Teacher, teacher_ids=sorted(left))

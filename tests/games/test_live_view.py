@@ -177,8 +177,8 @@ def test_a_stamp_names_the_sessions_status(class_at_tables, status):
 def test_the_token_ends_when_its_co_teacher_is_taken_off_the_class(
     class_at_tables, classroom, teacher
 ):
-    # A co-teacher taken off the class does not go on watching its tables
-    # until the token expires: every poll asks classroom.roles again.
+    # The poll's fast path trusts its signed token: a co-teacher taken off the
+    # class must not go on watching its tables until the token expires.
     from classroom.models import Teacher
     from school import services as school_services
     from school.models import School
