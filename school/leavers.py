@@ -105,14 +105,27 @@ def erase_due(now: datetime | None = None) -> list[Erased]:
         classroom = pupils[0].classroom
         school = classroom.teacher.school
         with transaction.atomic():
-            for pupil in pupils:
+            # Read again under a lock: a pupil marked as staying since due()
+            # read them (or moved to another class) is not erased.
+            still = list(
+                Pupil.objects.select_for_update()
+                .filter(
+                    pk__in=[pupil.pk for pupil in pupils],
+                    classroom=classroom,
+                    left_at__lte=now - timedelta(days=kept_days(school)),
+                )
+                .order_by("pk")
+            )
+            if not still:
+                continue
+            for pupil in still:
                 privacy.erase_pupil(pupil)
             record.write(
                 AuditEntry.Kind.LEAVERS_ERASED,
                 teacher=None,
                 classroom=classroom,
-                count=len(pupils),
+                count=len(still),
                 detail={"days": kept_days(school)},
             )
-        erased.append(Erased(classroom, len(pupils), kept_days(school)))
+        erased.append(Erased(classroom, len(still), kept_days(school)))
     return erased

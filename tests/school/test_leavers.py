@@ -184,3 +184,24 @@ def test_beat_runs_the_task_each_night_by_a_registered_name(world):
     schedule = entry["schedule"]  # once a day, every day, at night
     assert len(schedule.hour) == 1 and len(schedule.minute) == 1 and max(schedule.hour) < 6
     assert schedule.day_of_week == set(range(7)) and schedule.day_of_month == set(range(1, 32))
+
+
+def test_a_leaver_who_stays_after_all_while_the_erasure_runs_is_kept(
+    world, leavers_world, monkeypatch
+):
+    # The pupils due are read first, then erased class by class: one marked
+    # as staying in between must not be erased.
+    from school import leavers
+
+    read = leavers.due
+
+    def due_then_stays(now):
+        found = read(now)
+        Pupil.objects.filter(first_name="Pastferry").update(left_at=None)
+        return found
+
+    monkeypatch.setattr(leavers, "due", due_then_stays)
+    assert sum(e.count for e in leavers.erase_due(NOW)) == 3
+    assert Pupil.objects.filter(first_name="Pastferry").exists()
+    entry = AuditEntry.objects.get(classroom=world.ce2)
+    assert entry.pupil_count == 1
