@@ -31,5 +31,6 @@ def plain_ids(values, message: str) -> None:
     """Refuse, with ``message``, any value that is not an id a row can have."""
     for value in values:
         text = str(value)
-        if not (text.isascii() and text.isdigit()) or int(text) > LARGEST_ID:
+        # The length first: int() refuses more than 4,300 digits (ValueError).
+        if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > LARGEST_ID:
             raise ValidationError(message, code="invalid_pk_value")

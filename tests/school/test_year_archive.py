@@ -93,7 +93,8 @@ def test_without_the_confirmation_nothing_is_archived(world, cm2):
 
 
 @pytest.mark.parametrize(
-    "forged", ["other_school_pupil", "next_year_pupil", "not_an_id", "huge_id", "year"]
+    "forged",
+    ["other_school_pupil", "next_year_pupil", "not_an_id", "huge_id", "5000_digits", "year"],
 )
 def test_forged_archives_are_refused(world, cm2, forged):
     data = {"school_year": "2025-2026", "confirm": "on", "leavers": []}
@@ -105,6 +106,8 @@ def test_forged_archives_are_refused(world, cm2, forged):
         data["leavers"] = ["'; --"]
     elif forged == "huge_id":  # SQLite cannot bind it: it must not reach the query
         data["leavers"] = ["9" * 20]
+    elif forged == "5000_digits":  # more than int() reads
+        data["leavers"] = ["7" * 5000]
     else:
         data["school_year"] = "1999-2000"
     response = world.client(world.admin).post(URL, data)
