@@ -16,8 +16,15 @@ from . import invitations
 from .services import normalise_email
 
 
+def _teachers():
+    """The accounts single sign-on may open: active, and not the site's staff
+    (the admin's accounts sign in with their password only: a provider that
+    vouches for an address must not open the whole site)."""
+    return Teacher.objects.filter(is_active=True, is_staff=False, is_superuser=False)
+
+
 def has_active_teacher(email: str) -> bool:
-    return Teacher.objects.filter(email__iexact=normalise_email(email), is_active=True).exists()
+    return _teachers().filter(email__iexact=normalise_email(email)).exists()
 
 
 def has_pending_invitation(email: str) -> bool:
@@ -45,7 +52,7 @@ def teacher_for(email: str, name: str = "") -> Teacher | None:
     invited address's account is made now, in the invitation's school with
     its role (``name``, the provider's, is shown to pupils until changed)."""
     email = normalise_email(email)
-    teacher = Teacher.objects.filter(email__iexact=email, is_active=True).first()
+    teacher = _teachers().filter(email__iexact=email).first()
     if teacher is not None or not has_pending_invitation(email):
         return teacher
     try:

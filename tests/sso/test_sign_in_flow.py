@@ -351,3 +351,12 @@ def test_a_provider_is_never_connected_to_a_signed_in_account(client, school_sso
     answer = client.get(f"{parts.path}?{parts.query}")
     assert answer.status_code in (400, 403)
     assert not SocialAccount.objects.exists()
+
+
+def test_the_sites_staff_never_sign_in_by_a_provider(client, school_sso, ada):
+    # Django's admin is the school's IT person's: a provider vouching for the
+    # address must not open it.
+    Teacher.objects.filter(pk=ada.pk).update(is_staff=True)
+    answer = sign_in(client, "oidc", "ada")
+    assert answer.status_code == 403 and signed_in(client) is None
+    assert not SocialAccount.objects.exists()
