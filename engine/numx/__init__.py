@@ -51,8 +51,11 @@ where the rule book leaves room):
 * Out-of-turn Rainbow: allowed to any player but the trick's owner (a
   blocked player too: it is not their turn), when no decision is pending (a
   drawn card, a Shadow's bonus, a Malus choice); the completer owns the trick
-  from then on (L); the players from the current one up to the completer lose
-  their turn (event ``lost_turn``). A move that names a trick (``trick``,
+  from then on (L); play resumes after the completer, and the players it
+  jumps over lose their turn (event ``lost_turn``): those from the current
+  one up to the completer when the completer's turn on this trick was still
+  to come; no one when it had come already (play goes back), nor when the
+  Rainbow was the completer's last card. A move that names a trick (``trick``,
   ``size``) no longer on top is refused with ``trick_changed``. The server
   should ask bots it does not wait on too (``bot_moves`` then returns their
   Rainbow, or nothing).

@@ -3,7 +3,7 @@ the Rainbow of the last trick's value to it.
 
 The trick grows by one card, becomes eligible, and is the completer's from
 then on (L); play goes on with the player after the completer, and the
-players from the current one up to the completer lose their turn. The pages
+players it jumps over lose their turn (:func:`skipped_players`). The pages
 ask :func:`can_add_rainbow` for every tablet. Two racing Rainbows are made
 deterministic by the server's order: a move naming a trick (``trick``: its
 index in the tour, ``size``) that is no longer the last one, or no longer that
@@ -49,18 +49,40 @@ def rainbow_refusal(state: NumxState, player: int, move: dict[str, Any]) -> Ille
     return None
 
 
+def skipped_players(state: NumxState, completer: int) -> list[int]:
+    """The players whose turn the completer's Rainbow jumps over (RULES 4.6:
+    "the players in between lose their turn"), from public facts only.
+
+    The turn goes round from the top trick's owner back to them. When the
+    completer's turn on this trick is still to come, play jumps forward from
+    the current player to the one after the completer: the players from the
+    current one up to the completer lose their turn. When it has come already
+    (they passed, drew, played an action, or were passed over blocked; or
+    the owner plays again after their Block), play goes back to the player
+    after the completer: those after them play again on the grown trick and
+    no one is jumped over, so no one loses a turn.
+    """
+    current, owner = state.current, state.owner
+    assert current is not None and owner is not None
+    lost: list[int] = []
+    p = current
+    while p != completer:
+        if p == owner:
+            return []
+        lost.append(p)
+        p = (p + 1) % state.players
+    return lost
+
+
 def add_rainbow(state: NumxState, player: int, card_id: str) -> tuple[NumxState, Events]:
     """The Rainbow goes on the last trick (checked by :func:`rainbow_refusal`)."""
     last = state.last
     assert last is not None and state.current is not None
-    # The players from the current one up to the completer lose their turn.
-    lost = []
-    p = state.current
-    while p != player:
-        lost.append(p)
-        p = (p + 1) % state.players
     hand = list(state.hands[player])
     hand.remove(card_id)
+    # Laying one's last card ends the round at once: play does not resume,
+    # so no one loses a turn.
+    lost = skipped_players(state, player) if hand else []
     state = set_fields(state, hands=with_item(state.hands, player, tuple(hand)),
                        tricks=state.tricks[:-1] + (last.with_rainbow(player, card_id),))
     state = new_top_trick(state)

@@ -203,3 +203,32 @@ def test_any_move_is_applied_or_refused_with_a_reason(seed, steps, kind, fields,
         GAME.apply(state, player, {"type": kind, **fields})
     except IllegalMove as refusal:
         assert refusal.reason and refusal.code
+
+
+def rainbows_jump_forward_only(game) -> int:
+    """RULES 4.6: the players told they lost their turn to a Rainbow are a run
+    from the player whose turn it was, short of the completer; never the
+    completer, the trick's owner before it, nor the next to play. Returns how
+    many were told."""
+    seed, players, mode, choices = game
+    before, told = None, 0
+    for state, log, events in random_game(seed, players, mode, choices):
+        for event in events:
+            if event.kind != "lost_turn":
+                continue
+            told += 1
+            lost, completer = event.data["players"], log[-1][0]
+            assert before is not None and before.current is not None and lost
+            assert lost == [(before.current + i) % players for i in range(len(lost))]
+            assert (lost[-1] + 1) % players == completer
+            assert before.owner not in lost
+            if not any(e.kind == "blocked" for e in events):
+                assert state.current not in lost
+        before = state
+    return told
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_a_rainbow_tells_of_lost_turns_only_those_it_jumps_over(game):
+    rainbows_jump_forward_only(game)
