@@ -395,6 +395,57 @@ def test_the_player_whose_turn_it_was_hears_of_the_rainbow(start, client, pupils
     assert state_of(table).hands[1] == ("red9", "green9", "yellow11")
 
 
+def test_the_lost_turn_note_goes_when_the_turn_comes_back(start, client, pupils, teacher):
+    # Inès's Rainbow jumps over Noah; Léa plays on. When the turn is Noah's
+    # again, "You lost your turn" beside "Your turn!" would contradict it.
+    session, table = rainbow_table(start)
+    lea, noah, ines = (tablet(client.__class__, p) for p in pupils)
+    post_move(ines, table, type="rainbow", card="rainbow7", trick="0", size="2")
+    noah_page = html_lib.unescape(page_of(noah, table, HTTP_ACCEPT_LANGUAGE="fr").content
+                                  .decode())
+    assert "Tu as perdu ton tour : Inès D. a ajouté un Arc-en-ciel hors de son tour." \
+        in noah_page
+    assert "Noah B. a perdu son tour." in noah_page
+    teacher_view = client.__class__()
+    teacher_view.force_login(teacher)
+    projector = html_lib.unescape(teacher_view.get(
+        reverse("games:table_projector", args=[table.pk])).content.decode())
+    assert "Noah B. lost their turn." in projector and "You lost" not in projector
+    post_move(lea, table, type="pass")
+    assert state_of(table).current == 1
+    noah_page = html_lib.unescape(page_of(noah, table).content.decode())
+    assert "Your turn!" in noah_page and "You lost your turn" not in noah_page
+    assert "Noah B. lost their turn." in noah_page
+
+
+def test_a_rainbow_from_a_pupil_who_passed_costs_no_one_a_turn(start, client, pupils, teacher):
+    # Léa (0) laid 7 7; Noah (1) passed; Inès (2) plays. Noah adds his Rainbow:
+    # play resumes after him, with Inès, whose turn it still is (RULES 4.6).
+    session, table = start(players=3)
+    deal(table, [["green2", "blue10"], ["rainbow7", "red13"], ["red9", "green9", "yellow11"]],
+         tricks=[Trick(0, ("blue7", "red7"), 7, "number")], current=1)
+    noah, ines = tablet(client.__class__, pupils[1]), tablet(client.__class__, pupils[2])
+    post_move(noah, table, type="pass")
+    answer = html_lib.unescape(post_move(noah, table, type="rainbow", card="rainbow7",
+                                         trick="0", size="2").content.decode())
+    assert "Noah B. added Rainbow 7 to the trick, out of turn!" in answer
+    assert "lost their turn" not in answer
+    state = state_of(table)
+    assert state.current == 2 and state.owner == 1
+    for language, yours, lost in (("en", "Your turn!", "lost their turn"),
+                                  ("fr", "À toi de jouer !", "perdu")):
+        page = html_lib.unescape(page_of(ines, table, HTTP_ACCEPT_LANGUAGE=language).content
+                                 .decode())
+        assert yours in page and lost not in page
+    teacher_view = client.__class__()
+    teacher_view.force_login(teacher)
+    # The teacher's projector tells the same: the Rainbow, and no lost turn.
+    projector = html_lib.unescape(teacher_view.get(
+        reverse("games:table_projector", args=[table.pk])).content.decode())
+    assert "Noah B. added Rainbow 7 to the trick, out of turn!" in projector
+    assert "lost their turn" not in projector
+
+
 def test_a_computer_not_waited_on_adds_its_rainbow(start, pupil_client):
     session, table = start(players=3, pupils_seated=2, bot_level="greedy")
     deal(table, [["green2", "blue10"], ["red9", "green9", "yellow11"], ["rainbow7", "red13"]],

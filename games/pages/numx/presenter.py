@@ -441,10 +441,16 @@ def _turn_taken_by(history, player: int | None) -> int | None:
     for _number, mover, _pupil_id, events in history:
         if mover == player:
             return None
-        for event in events or []:
-            if event.get("kind") == "lost_turn" and player in (event.get("data") or {}).get(
-                    "players", []):
+        for event in reversed(events or []):
+            kind = event.get("kind")
+            if kind == "lost_turn" and player in (event.get("data") or {}).get("players", []):
                 return mover
+            # Since the Rainbow, the turn came round to them again (to play,
+            # or passed over blocked) or the tour ended: "you lost your turn"
+            # beside "your turn" would be old news read as a contradiction.
+            if kind == "tour_won" or (kind in ("turn", "blocked")
+                                      and event.get("player") == player):
+                return None
     return None
 
 
