@@ -2,11 +2,16 @@
 run` shows reports and the next lesson on a fresh machine.
 
 The command lives beside the games (it plays them; classroom cannot import
-games): the class is ``classroom.demo``'s, the play ``games.demo_play``'s."""
+games): the class is ``classroom.demo``'s, the play ``games.demo_play``'s.
+
+Its accounts have a password printed in the README, one of them a school's
+administrator: on a real install (DEBUG off) it refuses to run unless told
+``--i-know-this-is-not-production``. `make run` keeps DEBUG's default, on."""
 
 import time
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 
 from games.demo_play import play_demo
 from school.demo import DEMO_CODE, DEMO_EMAIL, DEMO_LEAD_EMAIL, DEMO_PASSWORD, demo_class
@@ -23,8 +28,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-games", action="store_true", help="the class and its pupils only"
         )
+        parser.add_argument(
+            "--i-know-this-is-not-production", action="store_true", dest="not_production",
+            help="run with DEBUG off all the same (a staging copy, a demo server)",
+        )
 
     def handle(self, *args, **options):
+        if not settings.DEBUG and not options["not_production"]:
+            raise CommandError(
+                f"DEBUG is off: this looks like a real install. The demo would open "
+                f"{DEMO_EMAIL} (a school administrator) and {DEMO_LEAD_EMAIL} with the "
+                f"password {DEMO_PASSWORD!r}, which anyone can read in the README. "
+                "If this server is only a demo, run it again with "
+                "--i-know-this-is-not-production."
+            )
         classroom = demo_class()
         if not options["no_games"]:
             began = time.perf_counter()
