@@ -48,6 +48,10 @@ where the rule book leaves room):
   (stored before) keep the old reading: no forced pass lets the trick stand, a
   drawn card may be kept; games of rulebook 2 let an owner's Block laid before
   their trick bring the turn back to them.
+* A blocked player is asked when the turn reaches them, whatever they hold:
+  the forced pass, or Num-X if they hold it (rulebook 4), so whose turn it is
+  never tells the other tablets whether they hold Num-X. Games of rulebooks
+  1 to 3 keep passing over at once a blocked player without Num-X.
 * Out-of-turn Rainbow: allowed to any player but the trick's owner (a
   blocked player too: it is not their turn), when no decision is pending (a
   drawn card, a Shadow's bonus, a Malus choice); the completer owns the trick

@@ -262,7 +262,11 @@ def _one_move(state: NumxState, player: int, level: str, rng: random.Random
         action = pick_action(state, player, level, rng, moves, bonus=False)
         return action or next(m for m in moves if m["type"] in ("trick", "action"))
     if state.blocked[player]:
-        return moves[0] if state.last is not None and state.last.eligible else {"type": "pass"}
+        # Num-X (listed only when held) on a trick worth taking; else the
+        # forced pass, the one move of a blocked bot without it (rulebook 4).
+        numx = next((m for m in moves if m["type"] == "trick"), None)
+        worth = state.last is not None and state.last.eligible
+        return numx if numx is not None and worth else {"type": "pass"}
     chosen = pick_trick(state, player, level, rng, moves)
     action = pick_action(state, player, level, rng, moves, bonus=False)
     if action is not None and (chosen is None or level == "beginner"):

@@ -7,8 +7,14 @@ when the owner's Block kept all the others out, the turn comes back to the
 owner, who plays again ("permet de rejouer", seed example 2). A player
 another player blocked has let it stand (RULES 4.6, 4.8): when they were the
 last who could cover, the tour ends and the owner wins it (rulebook 2; in
-games of rulebook 1 no forced pass let it stand). A blocked player holding
-Num-X is asked (Num-X or pass); one without it is passed over at once.
+games of rulebook 1 no forced pass let it stand).
+
+When the turn reaches a blocked player they are asked, holding Num-X or not:
+Num-X if they hold it, or the forced pass (rulebook 4). Whose turn comes next
+must not tell the other tablets what is in their hand. Until rulebook 3 only
+a player holding Num-X was asked, and one without it was passed over at once;
+their forced pass has the same effects either way (:func:`let_stand`, the
+Block spent, the event ``blocked``).
 
 Only a Block its player laid on their own top trick gives them the turn back:
 a Block laid before (on someone else's trick, which the blocker then covered
@@ -59,6 +65,11 @@ def let_stand(state: NumxState, player: int) -> bool:
     return state.rulebook >= 2 and state.blocked_by[player] != state.owner
 
 
+def asks_the_blocked(state: NumxState) -> bool:
+    """Whether a blocked player is asked even without Num-X (rulebook 4)."""
+    return state.rulebook >= 4
+
+
 def new_top_trick(state: NumxState) -> NumxState:
     """A trick was laid or completed: the lap starts again, and the Blocks
     still pending were not laid to keep anyone off this trick (rulebook 3)."""
@@ -86,7 +97,7 @@ def hand_on(state: NumxState, player: int, voluntary: bool) -> tuple[NumxState, 
             more_state, more = end_tour(state, owner)
             return more_state, events + more
         if state.blocked[following]:
-            if NUMX in state.hands[following]:
+            if asks_the_blocked(state) or NUMX in state.hands[following]:
                 break
             if let_stand(state, following) and following not in state.passed:
                 state = set_fields(state, passed=tuple(sorted(state.passed + (following,))))

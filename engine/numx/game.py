@@ -84,9 +84,10 @@ def waiting_on(state: NumxState) -> set[int]:
 
 def task(state: NumxState, player: int) -> str:
     """What ``player``'s tablet asks for now: ``choose``, ``refill``,
-    ``distribute``, ``play``, ``blocked`` (Num-X or pass), ``drawn`` (play the
-    drawn card or keep it), ``bonus`` (the Shadow's action), ``malus_discard``,
-    ``malus_remove``, ``malus_place``, ``count``, ``wait`` or ``done``."""
+    ``distribute``, ``play``, ``blocked`` (pass, or Num-X if they hold it),
+    ``drawn`` (play the drawn card or keep it), ``bonus`` (the Shadow's
+    action), ``malus_discard``, ``malus_remove``, ``malus_place``, ``count``,
+    ``wait`` or ``done``."""
     if state.phase == "over":
         return "done"
     if player not in waiting_on(state):
@@ -223,7 +224,10 @@ class Numx(StateStoresItself):
             return found + [{"type": "pass"}]
         hand = state.hands[player]
         if state.blocked[player]:
-            return [{"type": "trick", "cards": [NUMX]}, {"type": "pass"}]
+            # Num-X ignores a Block; without it only the forced pass is left
+            # (rulebook 4 asks a blocked player whatever they hold).
+            numx = [{"type": "trick", "cards": [NUMX]}] if NUMX in hand else []
+            return numx + [{"type": "pass"}]
         found += self._trick_moves(state, player, hand)
         for index, (c, up) in enumerate(state.rows[player]):
             if up:

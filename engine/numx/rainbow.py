@@ -57,7 +57,7 @@ def skipped_players(state: NumxState, completer: int) -> list[int]:
     completer's turn on this trick is still to come, play jumps forward from
     the current player to the one after the completer: the players from the
     current one up to the completer lose their turn. When it has come already
-    (they passed, drew, played an action, or were passed over blocked; or
+    (they passed, drew, played an action, or made a Block's forced pass; or
     the owner plays again after their Block), play goes back to the player
     after the completer: those after them play again on the grown trick and
     no one is jumped over, so no one loses a turn.

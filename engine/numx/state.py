@@ -23,9 +23,12 @@ TEAM_SIZE = 2
 # the owner's own Block gives them the turn back, and a drawn card that can be
 # played is played. 3: that Block must have been laid on the owner's top trick;
 # one laid before the trick was laid or completed lets it stand (in 2 it gave the
-# turn back). A state stored without it is of edition 1.
-RULEBOOK = 3
-RULEBOOKS = (1, 2, 3)
+# turn back). 4: a blocked player is asked when the turn reaches them, holding
+# Num-X or not (pass, or Num-X if they hold it); until 3 one without Num-X was
+# passed over at once, so every tablet saw from whose turn came next whether a
+# blocked player held Num-X. A state stored without it is of edition 1.
+RULEBOOK = 4
+RULEBOOKS = (1, 2, 3, 4)
 
 
 @dataclass(frozen=True)

@@ -378,3 +378,19 @@ def test_number_quest_alone_with_the_computer_sends_each_calculation_whole(
     assert mind.think == (8.0, 20.0)  # three steps and a tap
     after = state_of(table)
     assert after.owner(int(tap["square"])) == 0 and after.current == 1
+
+
+@pytest.mark.parametrize("spare", ["red11", "numx"])
+def test_numx_a_blocked_pupil_taps_pass_or_num_x(classroom, teacher, pupils, spare):
+    # Rulebook 4: the turn reaches a blocked pupil whatever they hold; the
+    # load pupil must tap (Pass, or Num-X if it holds it), or its table stops.
+    table, state = numx_table(
+        classroom, teacher, pupils, [["blue2", "red4"], ["blue9", spare], ["red13", "blue1"]],
+        tricks=[Trick(0, ("green3",), 3, "number")], current=1,
+    )
+    put(table, replace(state, blocked=(False, True, False), blocked_by=(None, 2, None)))
+    result, tap, _ = tap_once(table, tablets(pupils[1:2])[0], load_pupils.NumxMind())
+    assert result == "applied" and tap["type"] in ("pass", "trick"), tap
+    if spare != "numx":
+        assert tap["type"] == "pass"
+    assert not state_of(table).blocked[1]

@@ -3,7 +3,8 @@ first score card in secret (the cards turn over together), one lays a trick,
 and the pupil who is not playing adds a Rainbow out of turn, which reaches the
 other tablets at once; no tablet ever holds another's hand in its HTML. Then a
 pupil against a computer hands out the tour's cards and counts a score step by
-step on the keypad."""
+step on the keypad; and a blocked pupil without Num-X, on a 320 px phone,
+passes with the keys alone."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from games.models import Table
 from games.pages import engine_of
 
 from .helpers import WATCH, sign_in_pupil
+from .keyboard import tab_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = engine_of("numx")
@@ -234,3 +236,38 @@ def test_a_pupil_hands_out_the_tour_and_counts_on_the_keypad(
     shot(page, "9-over")
     assert list(Attempt.objects.filter(pupil=lea).order_by("pk").values_list("skill", "correct")) \
         == [("scoring", True), ("mul", True), ("scoring", False), ("add", True)]
+
+
+def test_a_blocked_pupil_without_num_x_passes_by_keyboard_at_320_px(
+    live_server, browser, browser_context_args, classroom, teacher, pupils
+):
+    # Rulebook 4: the computer's Block reaches Léa, who holds no Num-X: her
+    # turn all the same, with Pass the one thing to do.
+    lea = pupils[0]
+    session = services.start_session(
+        classroom, teacher, game="numx", options={}, pupils=[lea], table_size=2,
+        bot_level="greedy", seed=4,
+    )
+    table = session.tables.get()
+    table.seats.filter(pupil=lea).update(player=0)
+    state = deal(table.pk, [["blue2", "red4", "green9"], ["blue5", "red9"]], rows=[[], []],
+                 tricks=[Trick(1, ("green3",), 3, "number")], current=0)
+    Table.objects.filter(pk=table.pk).update(state=replace(
+        state, blocked=(True, False), blocked_by=(1, None)).to_json())
+    phone = browser.new_context(**{**browser_context_args,
+                                   "viewport": {"width": 320, "height": 640}}).new_page()
+    sign_in_pupil(phone, live_server.url, classroom.code, lea)
+    phone.get_by_role("link", name="Play at table 1").click()
+    expect(phone.get_by_test_id("status")).to_contain_text("You are blocked: pass, or play Num-X.")
+    expect(phone.locator("[data-hint]")).to_contain_text("You have no Num-X: tap Pass.")
+    expect(phone.get_by_test_id("draw")).to_have_count(0)
+    for card in ("blue2", "red4", "green9"):
+        expect(phone.locator(f'.xcard[data-card="{card}"]')).to_be_disabled()
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 320
+    touch_targets_are_big_enough(phone)
+    shot(phone, "10-blocked-320")
+    tab_to(phone, "Pass", most=30)
+    phone.keyboard.press("Enter")
+    expect(phone.get_by_test_id("feedback").first).to_contain_text(
+        "Léa M. is blocked and passes.")
+    assert not ENGINE.from_json(Table.objects.get(pk=table.pk).state).blocked[0]

@@ -74,3 +74,17 @@ def test_a_bot_hands_a_bad_card_to_the_leader():
         given = {h["card"]: h["to"] for h in move["cards"]}
         assert given.get("red9") == 1   # the red 9 cancels the leader's blue 9
         GAME.apply(state, 0, move)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_blocked_bot_is_asked_and_passes_or_plays_num_x(level):
+    # Rulebook 4: a blocked bot is asked like a pupil; without Num-X it makes
+    # the forced pass; with it, Num-X takes a lap worth taking.
+    for spare, expected in (("red11", {"type": "pass"}),
+                            ("numx", {"type": "trick", "cards": ["numx"]})):
+        state = GAME.new({"mode": "speed_run"}, 3, 1)
+        state = set_fields(state, phase="play", chosen=(), current=1,
+                           hands=(("blue3",), ("blue10", spare), ("green10",)),
+                           tricks=(Trick(0, ("blue5", "shadow5"), 5, "number"),),
+                           blocked=(False, True, False), blocked_by=(None, 2, None))
+        assert bot_moves(state, 1, level, 1) == [expected]

@@ -40,6 +40,16 @@ def trick(*cards, value=None):
     return move
 
 
+def forced_passes(state, *players):
+    """Each blocked player in turn is asked (rulebook 4, Num-X in hand or not)
+    and makes the forced pass."""
+    for p in players:
+        assert state.current == p and task(state, p) == "blocked", (state.current, p)
+        state, kinds, _ = play(state, p, {"type": "pass"})
+        assert kinds[0] == "blocked" and not state.blocked[p]
+    return state
+
+
 def refused(state, player, move) -> str:
     with pytest.raises(IllegalMove) as err:
         GAME.apply(state, player, move)
@@ -149,7 +159,9 @@ def test_seed_example_two_block_all_lets_the_blocker_play_again():
     assert "shadow_bonus" in kinds and waiting_on(state) == {3}
     assert task(state, 3) == "bonus" and task(state, 0) == "wait"
     state, kinds, _ = play(state, 3, {"type": "action", "card": "block1", "target": "all"})
-    assert kinds.count("blocked") == 3 and state.current == 3
+    assert "blocked" not in kinds and state.current == 0
+    state = forced_passes(state, 0, 1, 2)
+    assert state.current == 3 and task(state, 3) == "play"
     state, _, _ = play(state, 3, trick("infini1"))
     for p in (0, 1, 2):
         state, _, _ = play(state, p, {"type": "pass"})
@@ -308,7 +320,8 @@ def test_quantique_shields_a_row_from_actions_and_from_score_cards():
 def test_block_one_player_makes_them_pass_their_next_chance():
     state, move = _acting("block1", target=1)
     after, kinds, _ = play(state, 0, move)
-    assert kinds.count("blocked") == 1 and after.current == 2
+    assert "blocked" not in kinds and after.current == 1 and task(after, 1) == "blocked"
+    assert forced_passes(after, 1).current == 2
 
 
 def test_a_blocked_player_may_still_play_num_x():
@@ -502,20 +515,22 @@ def _lap_of_four(**more) -> NumxState:
 def test_another_players_block_on_the_last_who_could_cover_ends_the_lap():
     # RULES 4.6, 4.8: nobody covered the trick, so its owner wins the lap.
     state = _lap_of_four()
-    after, kinds, _ = play(state, 2, {"type": "action", "card": "block1", "target": 3})
+    state, _, _ = play(state, 2, {"type": "action", "card": "block1", "target": 3})
+    after, kinds, _ = play(state, 3, {"type": "pass"})
     assert kinds.count("blocked") == 1 and "tour_won" in kinds
     assert after.winner == 0 and after.phase == "distribute"
     assert task(after, 0) == "distribute"
 
 
 def test_a_blocked_player_passed_over_lets_the_trick_stand_for_later_players_too():
-    # Block on player 3 by player 1; player 2 covers; player 3 is passed over:
-    # their forced pass lets 2's trick stand, so 0 and 1 passing ends the lap.
+    # Block on player 3 by player 1; player 2 covers; player 3 passes, forced:
+    # their pass lets 2's trick stand, so 0 and 1 passing ends the lap.
     state = table([["blue3", "red9"], ["block1", "red1"], ["blue7", "red2"], ["yellow10", "red3"]],
                   tricks=(Trick(0, ("blue5",), 5, "number"),), current=1)
     state, _, _ = play(state, 1, {"type": "action", "card": "block1", "target": 3})
-    state, kinds, _ = play(state, 2, trick("blue7"))
-    assert "blocked" in kinds and state.current == 0
+    state, _, _ = play(state, 2, trick("blue7"))
+    state = forced_passes(state, 3)
+    assert state.current == 0
     state, _, _ = play(state, 0, {"type": "pass"})
     state, kinds, _ = play(state, 1, {"type": "pass"})
     assert "tour_won" in kinds and state.winner == 2
@@ -575,15 +590,15 @@ def test_the_owners_block_on_their_own_trick_still_lets_them_play_again():
     state, kinds, _ = play(state, 1, trick("shadow6"))
     assert "shadow_bonus" in kinds
     state, kinds, _ = play(state, 1, {"type": "action", "card": "block1", "target": "all"})
-    assert kinds.count("blocked") == 2 and "tour_won" not in kinds
-    assert state.current == 1 and task(state, 1) == "play"
+    state = forced_passes(state, 2, 0)
+    assert state.phase == "play" and state.current == 1 and task(state, 1) == "play"
 
 
-def test_the_rulebook_is_an_option_with_three_editions():
-    assert GAME.new({}, 3, 1).rulebook == 3
-    assert GAME.new({"rulebook": 1}, 3, 1).rulebook == 1
-    assert GAME.new({"rulebook": 2}, 3, 1).rulebook == 2
-    for wrong in (0, 4, True, "2"):
+def test_the_rulebook_is_an_option_with_four_editions():
+    assert GAME.new({}, 3, 1).rulebook == 4
+    for edition in (1, 2, 3):
+        assert GAME.new({"rulebook": edition}, 3, 1).rulebook == edition
+    for wrong in (0, 5, True, "3"):
         with pytest.raises(IllegalMove):
             GAME.new({"rulebook": wrong}, 3, 1)
 
@@ -592,8 +607,114 @@ def test_block_between_team_mates():
     state = table([["block1", "red9"], ["blue10"], ["green10"], ["yellow10", "red3"]],
                   tricks=(Trick(3, ("blue5",), 5, "number"),),
                   options={"teams": [[0, 2], [1, 3]]})
-    after, kinds, _ = play(state, 0, {"type": "action", "card": "block1", "target": "between"})
-    assert kinds.count("blocked") == 1 and after.current == 2
+    after, _, _ = play(state, 0, {"type": "action", "card": "block1", "target": "between"})
+    assert after.blocked == (False, True, False, False)
+    assert forced_passes(after, 1).current == 2
+
+
+# ------------------------------------------------------------------ the blocked player is asked
+
+# Rulebook 4: when the turn reaches a blocked player they are asked, holding
+# Num-X or not, so whose turn it is tells no one what is in their hand. Until
+# rulebook 3 one without Num-X was passed over at once.
+
+
+BLOCK_1 = {"type": "action", "card": "block1", "target": 1}
+
+
+def _before_block(spare: str, rulebook: int = 4) -> NumxState:
+    """Player 0, on 3's trick, is about to block player 1, whose spare card is
+    ``spare`` (Num-X, or a card that was in the pile)."""
+    hands = [["block1", "blue9", "red12"], ["blue10", spare], ["green10", "red2"],
+             ["yellow10", "red3"]]
+    return table(hands, tricks=(Trick(3, ("blue5",), 5, "number"),),
+                 options={"rulebook": rulebook})
+
+
+def _blocks_1(spare: str, rulebook: int = 4) -> NumxState:
+    return play(_before_block(spare, rulebook), 0, BLOCK_1)[0]
+
+
+def test_a_blocked_player_without_num_x_is_asked_and_may_only_pass():
+    state = _blocks_1("red11")
+    assert state.current == 1 and waiting_on(state) == {1} and task(state, 1) == "blocked"
+    assert GAME.moves(state, 1) == [{"type": "pass"}]
+    assert refused(state, 1, {"type": "draw"}) == "blocked"
+    assert refused(state, 1, trick("red11")) == "blocked"
+    assert refused(state, 1, trick("numx")) == "not_in_hand"
+    after, kinds, _ = play(state, 1, {"type": "pass"})
+    assert kinds == ["blocked", "turn"] and after.current == 2 and not after.blocked[1]
+
+
+def test_a_blocked_player_with_num_x_is_asked_as_before():
+    state = _blocks_1("numx")
+    assert state.current == 1 and task(state, 1) == "blocked"
+    assert GAME.moves(state, 1) == [trick("numx"), {"type": "pass"}]
+    after, kinds, _ = play(state, 1, trick("numx"))
+    assert "tour_won" in kinds and after.winner == 1
+
+
+def _seen(state: NumxState, viewers) -> str:
+    return json.dumps([GAME.view(state, v) for v in viewers], sort_keys=True)
+
+
+def test_whose_turn_it_is_does_not_tell_who_holds_num_x():
+    # Num-X in the blocked player's hand, or in the pile (a card of the pile
+    # in their hand instead): every other tablet sees the same, before and
+    # after their pass, and hears the same events.
+    others = (0, 2, 3, None)
+    seen = []
+    for spare in ("numx", "red11"):
+        state = _blocks_1(spare)
+        if spare == "red11":  # the same pile, Num-X where red 11 was
+            state = set_fields(state, pile=tuple("numx" if c == "red11" else c
+                                                 for c in state.pile))
+        after, _, out = play(state, 1, {"type": "pass"})
+        seen.append((_seen(state, others), _seen(after, others),
+                     json.dumps([e.to_json() for e in out.events], sort_keys=True)))
+    assert seen[0] == seen[1]
+
+
+def test_a_game_of_the_third_rulebook_still_passes_over_a_blocked_player_without_num_x():
+    # Games stored under rulebooks 1 to 3 replay as they were played.
+    state = _blocks_1("red11", rulebook=3)
+    assert state.current == 2 and not state.blocked[1] and 1 in state.passed
+    assert task(state, 1) == "wait"
+    state = _blocks_1("numx", rulebook=3)
+    assert state.current == 1 and task(state, 1) == "blocked"
+
+
+def _forced(rulebook: int, case: str) -> tuple[NumxState, list[str]]:
+    """A Block's position played out: the blocker's move, then (rulebook 4)
+    the forced pass of each blocked player asked. The state and event kinds."""
+    options = {"rulebook": rulebook}
+    if case == "one":  # 1 blocked by 0 on 3's trick: 1's pass lets it stand
+        state, kinds, _ = play(_before_block("red11", rulebook), 0, BLOCK_1)
+    elif case == "last":  # 3, the last who could cover, blocked: the lap ends
+        state = _lap_of_four(options=options)
+        state, kinds, _ = play(state, 2, {"type": "action", "card": "block1", "target": 3})
+    else:  # the owner's Block on their own trick: they play again
+        state = table([["blue3", "red9"], ["shadow6", "block1", "red1"], ["yellow10", "red3"]],
+                      players=3, tricks=(Trick(0, ("blue5",), 5, "number"),), current=1,
+                      options=options)
+        state, _, _ = play(state, 1, trick("shadow6"))
+        state, kinds, _ = play(state, 1, {"type": "action", "card": "block1", "target": "all"})
+    while state.phase == "play" and task(state, state.current) == "blocked":
+        kinds.pop()  # the turn that reached the blocked player
+        state, more, _ = play(state, state.current, {"type": "pass"})
+        kinds += more
+    return state, kinds
+
+
+@pytest.mark.parametrize("case", ["one", "last", "owner"])
+def test_the_forced_pass_has_the_effects_the_pass_over_had(case):
+    # The blocked player's tap aside, rulebook 4 reaches the state rulebook 3
+    # reached by passing them over: the trick let stand or not, the Block
+    # spent, the same events.
+    old, old_kinds = _forced(3, case)
+    new, new_kinds = _forced(4, case)
+    assert set_fields(new, rulebook=3) == old and new_kinds == old_kinds
+    assert "blocked" in new_kinds
 
 
 def test_an_empty_pile_takes_the_discard_back():

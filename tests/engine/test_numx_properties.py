@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,8 +58,9 @@ def hidden_cards(state: NumxState, viewer: int | None) -> set[str]:
     return hidden
 
 
-def options(mode: str, players: int, seed: int) -> dict:
-    """Teams at every other even table; a replaced Malus list at some."""
+def options(mode: str, players: int, seed: int, rulebook: int | None = None) -> dict:
+    """Teams at every other even table; a replaced Malus list at some; an
+    older rulebook at some (``rulebook`` says which, if given)."""
     chosen: dict = {"mode": mode}
     if players % 2 == 0 and seed % 2:
         chosen["teams"] = [[p, p + players // 2] for p in range(players // 2)]
@@ -68,12 +70,17 @@ def options(mode: str, players: int, seed: int) -> dict:
         chosen["rulebook"] = 1  # games stored before RULES 4.5 and 4.8 were followed
     elif seed % 7 == 0:
         chosen["rulebook"] = 2  # games stored before an owner's earlier Block let a trick stand
+    elif seed % 11 == 0:
+        chosen["rulebook"] = 3  # games stored before a blocked player without Num-X was asked
+    if rulebook is not None:
+        chosen["rulebook"] = rulebook
     return chosen
 
 
-def random_game(seed: int, players: int, mode: str, choices: list[int]):
+def random_game(seed: int, players: int, mode: str, choices: list[int],
+                rulebook: int | None = None):
     rng = random.Random(seed)
-    state = GAME.new(options(mode, players, seed), players, seed)
+    state = GAME.new(options(mode, players, seed, rulebook), players, seed)
     log = []
     for choice in choices[:STEPS]:
         if state.phase == "over":
@@ -142,13 +149,13 @@ def test_a_replayed_log_reaches_the_same_state(game):
     assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state
 
 
-def owner_plays_again_only_after_own_block(game) -> None:
+def owner_plays_again_only_after_own_block(game, rulebook: int | None = None) -> None:
     """RULES 4.6, 4.8: a trick nobody covered wins its owner the lap; the turn
     comes back to the owner only when their own Block kept the others out
     ("permet de rejouer"); and a drawn card that can be played is played."""
     seed, players, mode, choices = game
     owner_blocked = False
-    for state, _, events in random_game(seed, players, mode, choices):
+    for state, _, events in random_game(seed, players, mode, choices, rulebook):
         if state.rulebook < 3:
             return
         for event in events:
@@ -171,12 +178,51 @@ def test_the_owner_plays_on_their_own_trick_only_after_their_own_block(game):
     owner_plays_again_only_after_own_block(game)
 
 
-def test_a_block_laid_before_the_blocker_took_the_trick_over_lets_it_stand():
-    # Found by the test above: 1 blocks 0 (then the owner), takes 0's trick
-    # over with a Rainbow; 2, 3, 4 let it stand and 0's forced pass must too,
-    # so 1 wins the lap instead of playing again on their own trick.
+@pytest.mark.parametrize("rulebook", [3, 4])
+def test_a_block_laid_before_the_blocker_took_the_trick_over_lets_it_stand(rulebook):
+    # Found by the test above (in rulebook 3): 1 blocks 0 (then the owner),
+    # takes 0's trick over with a Rainbow; 2, 3, 4 let it stand and 0's forced
+    # pass must too (in rulebook 4, 0 is asked and taps it), so 1 wins the lap
+    # instead of playing again on their own trick.
     owner_plays_again_only_after_own_block(
-        (382, 5, "speed_run", [410, 0, 0, 0, 0, 211, 0, 0, 3] + [0] * (STEPS - 9)))
+        (382, 5, "speed_run", [410, 0, 0, 0, 0, 211, 0, 0, 3] + [0] * (STEPS - 9)), rulebook)
+
+
+def blocked_players_are_asked(game) -> int:
+    """Rulebook 4: no one is passed over, so whose turn comes next never
+    depends on whether a blocked player holds Num-X: a Block's forced pass
+    (event ``blocked``) is always the blocked player's own move, and a
+    blocked player asked may pass, and play Num-X only if they hold it.
+    Returns how many forced passes were made."""
+    seed, players, mode, choices = game
+    passes = 0
+    for state, log, events in random_game(seed, players, mode, choices):
+        if state.rulebook < 4:
+            return passes
+        for event in events:
+            if event.kind == "blocked":
+                assert event.player == log[-1][0], (event.player, log[-1])
+                passes += 1
+        if state.phase == "play" and state.pending is None and state.current is not None \
+                and state.blocked[state.current]:
+            held = "numx" in state.hands[state.current]
+            assert GAME.moves(state, state.current) == (
+                [{"type": "trick", "cards": ["numx"]}] if held else []) + [{"type": "pass"}]
+    return passes
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_a_blocked_player_is_asked_whatever_they_hold(game):
+    blocked_players_are_asked(game)
+
+
+def test_blocked_players_are_asked_in_games_of_every_size():
+    # The property above is not vacuous: forced passes happen in these games.
+    made = [blocked_players_are_asked((seed, players, "speed_run", [seed * 13 + i for i in
+                                                                   range(STEPS)]))
+            for seed, players in ((1, 2), (2, 3), (4, 4), (8, 5), (13, 6))]
+    assert sum(made) > 0, made
 
 
 _junk = st.recursive(

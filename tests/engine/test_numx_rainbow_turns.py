@@ -4,15 +4,16 @@ between lose their turn". Every situation is played through ``GAME.apply``.
 
 The turn goes round from the top trick's owner back to them. A completer whose
 turn on this trick is still to come makes play jump forward over the players
-before them; one who has had it already (passed, or was passed over blocked)
-sends play back to the player after them, and no one is jumped over.
+before them; one who has had it already (passed, or made a Block's forced
+pass) sends play back to the player after them, and no one is jumped over.
 """
 
 from __future__ import annotations
 
+from engine.numx import task
 from engine.numx.tricks import Trick
 
-from .test_numx_game import play, table
+from .test_numx_game import forced_passes, play, table
 
 PASS = {"type": "pass"}
 
@@ -90,16 +91,17 @@ def test_the_completer_whose_turn_it_is_costs_no_one_a_turn_even_past_player_0()
 
 
 def test_the_owner_playing_again_after_their_block_loses_no_turn_to_a_rainbow():
-    # 0 lays a Shadow and blocks everyone: the others are passed over and 0
-    # plays again (seed example 2). 2, passed over already, completes: play
-    # goes back to 3; 0 plays after 3, like everyone on the grown trick.
+    # 0 lays a Shadow and blocks everyone: the others make their forced pass
+    # and 0 plays again (seed example 2). 2, who passed already, completes:
+    # play goes back to 3; 0 plays after 3, like everyone on the grown trick.
     hands = [["shadow5", "block1", "red9", "green9"], ["red1", "green1"],
              ["rainbow5", "red3", "green3"], ["red4", "green4"]]
     state = table(hands, tricks=(Trick(3, ("blue4",), 4, "number"),), current=0)
     state, kinds, _ = play(state, 0, {"type": "trick", "cards": ["shadow5"]})
     assert "shadow_bonus" in kinds
     state, kinds, _ = play(state, 0, {"type": "action", "card": "block1", "target": "all"})
-    assert kinds.count("blocked") == 3 and state.current == 0 == state.owner
+    state = forced_passes(state, 1, 2, 3)
+    assert state.current == 0 == state.owner
     state, lost, _ = rainbow(state, 2)
     assert lost is None and state.current == 3 and state.owner == 2
 
@@ -117,22 +119,50 @@ def test_a_blocked_player_jumped_over_loses_the_turn_and_still_owes_the_pass():
     # 0 laid the trick; 2 is blocked (it has not come to them yet); it is 1's
     # turn and 3 completes. 1 and 2 lose their turn: who is blocked or holds
     # Num-X is not asked (a hand is no one else's business). 2's Block waits
-    # for their next chance in the tour, when they are passed over.
+    # for their next chance in the tour, when they make the forced pass.
     state = five({3: ["rainbow5"]}, owner=0, current=1, players=4,
                  blocked=(False, False, True, False), blocked_by=(None, None, 1, None))
     state, lost, _ = rainbow(state, 3)
     assert lost == [1, 2] and state.current == 0 and state.blocked[2]
     state, _, _ = play(state, 0, PASS)
-    state, kinds, out = play(state, 1, PASS)
+    state, _, _ = play(state, 1, PASS)
+    assert state.current == 2 and task(state, 2) == "blocked"
+    state, kinds, out = play(state, 2, PASS)
     assert [e.player for e in out.events if e.kind == "blocked"] == [2]
     assert state.phase == "distribute" and state.winner == 3
 
 
-def test_blocked_players_after_the_completer_are_passed_over_not_told_of_a_lost_turn():
-    # 0 laid the trick, it is 1's turn, 2 completes; 3 is blocked: play skips
-    # 3 as the Block says and goes on with 0. Only 1 lost a turn to the Rainbow.
+def test_a_blocked_player_asked_and_jumped_over_still_owes_the_pass():
+    # 0 blocks 1 on 3's trick; 1 is asked, and 2 completes before 1 taps: 1
+    # loses the turn, keeps the Block for their next chance, and that pass
+    # lets 2's trick stand: 2 wins the lap.
+    state = five({0: ["block1"], 2: ["rainbow5"]}, owner=3, current=0, players=4)
+    state, _, _ = play(state, 0, {"type": "action", "card": "block1", "target": 1})
+    assert state.current == 1 and task(state, 1) == "blocked"
+    state, lost, _ = rainbow(state, 2)
+    assert lost == [1] and state.current == 3 and state.blocked[1]
+    state, _, _ = play(state, 3, PASS)
+    state, _, _ = play(state, 0, PASS)
+    state = forced_passes(state, 1)
+    assert state.phase == "distribute" and state.winner == 2
+
+
+def test_blocked_players_after_the_completer_are_asked_not_told_of_a_lost_turn():
+    # 0 laid the trick, it is 1's turn, 2 completes; 3 is blocked: 3 is asked
+    # and makes the forced pass, and play goes on with 0. Only 1 lost a turn
+    # to the Rainbow.
     state = five({2: ["rainbow5"]}, owner=0, current=1, players=4,
                  blocked=(False, False, False, True), blocked_by=(None, None, None, 1))
+    state, lost, out = rainbow(state, 2)
+    assert lost == [1] and "blocked" not in [e.kind for e in out.events]
+    state = forced_passes(state, 3)
+    assert state.current == 0 and not state.blocked[3]
+
+
+def test_in_the_third_rulebook_blocked_players_after_the_completer_are_passed_over():
+    state = five({2: ["rainbow5"]}, owner=0, current=1, players=4,
+                 blocked=(False, False, False, True), blocked_by=(None, None, None, 1),
+                 options={"rulebook": 3})
     state, lost, out = rainbow(state, 2)
     assert lost == [1]
     assert [e.player for e in out.events if e.kind == "blocked"] == [3]
@@ -151,8 +181,8 @@ def test_a_rainbow_that_is_the_completers_last_card_ends_the_round_and_costs_no_
 
 
 def test_the_seed_reading_holds_in_a_second_lap_after_the_owner_played_again():
-    # 0 lays a Shadow and blocks 2 only; 1 and 3 pass, 2 is passed over, and
-    # 0 plays again, then passes too: a second lap starts with 1. 2 completes:
+    # 0 lays a Shadow and blocks 2 only; 1 and 3 pass, 2 makes the forced
+    # pass, and 0 plays again, then passes too: a second lap starts with 1. 2 completes:
     # 1, whose turn it is (though they passed in the first lap), loses it.
     hands = [["shadow5", "block1", "red9", "green9"], ["red1", "green1"],
              ["rainbow5", "red3", "green3"], ["red4", "green4"]]
@@ -161,6 +191,7 @@ def test_the_seed_reading_holds_in_a_second_lap_after_the_owner_played_again():
     state, _, _ = play(state, 0, {"type": "action", "card": "block1", "target": 2})
     assert state.current == 1
     state, _, _ = play(state, 1, PASS)
+    state = forced_passes(state, 2)
     state, _, _ = play(state, 3, PASS)
     assert state.current == 0 and 1 in state.passed
     state, _, _ = play(state, 0, PASS)

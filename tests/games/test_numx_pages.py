@@ -877,6 +877,39 @@ def test_a_blocked_pupil_passes_or_plays_num_x(start, client, pupils):
     assert "Noah B. is blocked and passes." in answer
 
 
+def test_a_blocked_pupil_without_num_x_is_asked_and_may_only_pass(start, client, pupils,
+                                                                  teacher):
+    # Rulebook 4: Léa blocks Noah, who holds no Num-X; the turn is his all
+    # the same, as it would be with Num-X: he taps Pass, and only that.
+    session, table = start(players=3)
+    deal(table, [["block1", "blue2", "red4"], ["blue9", "red11"], ["green5", "red13"]],
+         tricks=[Trick(2, ("green3",), 3, "number")], current=0)
+    lea, noah = tablet(client.__class__, pupils[0]), tablet(client.__class__, pupils[1])
+    post_move(lea, table, type="action", card="block1", target="1")
+    assert state_of(table).current == 1 and "numx" in state_of(table).pile
+    page = html_lib.unescape(page_of(noah, table).content.decode())
+    assert "You are blocked: pass, or play Num-X." in page
+    assert "You have no Num-X: tap Pass." in page and "Tap Num-X" not in page
+    assert 'data-testid="pass"' in page and 'data-testid="draw"' not in page
+    assert re.search(r'data-card="blue9"[^>]*disabled', page)
+    assert re.search(r'data-card="red11"[^>]*disabled', page)
+    french = html_lib.unescape(page_of(noah, table, HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    assert "Tu es bloqué : passe, ou joue Num-X." in french
+    assert "Tu n'as pas la carte Num-X : touche Passer." in french and ">Passer<" in french
+    # Léa's tablet and the teacher's live view wait on Noah, Num-X or not.
+    assert "Noah B. is playing." in html_lib.unescape(page_of(lea, table).content.decode())
+    teacher_view = client.__class__()
+    teacher_view.force_login(teacher)
+    live_page = html_lib.unescape(teacher_view.get(
+        reverse("games:session_live", args=[session.pk])).content.decode())
+    assert re.search(r'<li class="current">.*?Noah B\.:.*?← turn</li>', live_page)
+    assert notes(post_move(noah, table, type="draw").content.decode()) == [
+        "You are blocked: pass, or play Num-X."]
+    answer = html_lib.unescape(post_move(noah, table, type="pass").content.decode())
+    assert "Noah B. is blocked and passes." in answer
+    assert state_of(table).current == 2 and not state_of(table).blocked[1]
+
+
 def test_between_the_x_game_rounds_each_pupil_tops_up_or_redraws(start, client, pupils):
     session, table = start(options={"mode": "x_game"})
     state = deal(table, [["blue2", "red4"], ["blue9"]],
