@@ -280,6 +280,17 @@ def finish_when_every_table_has(session_id: int) -> bool:
     return True
 
 
+def _end_when_every_table_has(session: GameSession) -> None:
+    """After the move that finished a table has committed: the session ends
+    if every table has, and the session read with that table is brought up
+    to date for what runs after (the move's ring and its answer). Drawn as
+    still playing, the answer's stamp was stale as it left: the ring of the
+    end made the mover's tablet draw the same board again at once, without
+    the lines about the move that only the answer carries."""
+    if finish_when_every_table_has(session.pk):
+        session.refresh_from_db(fields=["status", "ended_at"])
+
+
 # --------------------------------------------------------------------------- a tap
 
 
@@ -638,8 +649,8 @@ def _commit(
     table.finished = engine_of(table.session.game).result(state) is not None
     if table.finished and not finished_before:
         _refresh_reports(seat.pupil_id for seat in table.seats.all() if seat.pupil_id)
-        session_id = table.session_id
-        transaction.on_commit(lambda: finish_when_every_table_has(session_id), robust=True)
+        session = table.session
+        transaction.on_commit(lambda: _end_when_every_table_has(session), robust=True)
     _write(table, written, attempts)
     if pupil is not None and outcome.attempts:
         # Before the next turn's chance is noted: these steps are this turn's.

@@ -5,8 +5,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
+from games.models import GameSession
 
-from .helpers import sign_in_teacher
+from .helpers import WATCH, sign_in_teacher
 from .test_play_number_quest import alone_with_the_computer  # noqa: F401
 from .test_school_wifi import nambarz_turn  # noqa: F401
 
@@ -21,13 +22,37 @@ def test_after_a_card_laid_with_the_keyboard_focus_is_on_what_the_move_brought(
     page, nambarz_turn  # noqa: F811
 ):
     draw = page.get_by_role("button", name="Draw a card")
+    page.evaluate(WATCH)
     draw.focus()
-    version = page.locator("#table").get_attribute("data-version")
+    version = int(page.locator("#table").get_attribute("data-version"))
     page.keyboard.press("Enter")
-    expect(page.locator("#table")).not_to_have_attribute("data-version", version)
-    page.wait_for_timeout(200)
+    # Read as soon as the answer has settled: focus.js has placed the focus
+    # then (its listener came first), and no later swap can have put it back.
+    page.wait_for_function(f"() => window.seen['{version + 1}'] !== undefined")
     focused = page.evaluate(FOCUSED)
     assert focused is not None and focused[2], focused
+
+
+def test_a_pause_just_after_a_move_keeps_what_the_pupil_was_told_and_the_focus(
+    page, nambarz_turn  # noqa: F811
+):
+    """Only the move's answer carries the lines about it: the teacher's pause
+    a moment later brings the same board again without them (static/js/feedback.js)."""
+    table = nambarz_turn
+    page.evaluate(WATCH)
+    page.get_by_role("button", name="Draw a card").focus()
+    version = int(page.locator("#table").get_attribute("data-version"))
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.seen['{version + 1}'] !== undefined")
+    told = page.get_by_test_id("feedback")
+    said = told.all_inner_texts()
+    assert said
+    expect(told.first).to_be_focused()
+    services.set_status(table.session, GameSession.Status.PAUSED)
+    expect(page.get_by_test_id("status")).to_contain_text("Paused")
+    expect(page.locator("#table")).to_have_attribute("data-version", str(version + 1))
+    expect(told).to_have_text(said)
+    expect(told.first).to_be_focused()
 
 
 def test_the_live_view_keeps_the_teachers_focus_when_a_table_changes(

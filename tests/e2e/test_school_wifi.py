@@ -2,6 +2,8 @@
 server does not answer, is kept, said in a child's words and sent by itself
 when the connection is back; nothing is lost and nothing counts twice."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -29,6 +31,10 @@ def nambarz_turn(live_server, page, classroom, teacher, pupils):
     deal(table, [[drw(7, 1), sym(2), sym(5)], [sym(9), sym(4, 1)]], target=drw(2, 1))
     sign_in_pupil(page, live_server.url, classroom.code, lea)
     page.get_by_role("link", name="Play at table 1").click()
+    # The page's scripts first: a key pressed before them posts the form
+    # without htmx, and a whole new page comes back (focus on <body>).
+    expect(page).to_have_url(re.compile(rf"/tables/{table.pk}/$"))
+    page.wait_for_load_state("load")
     return table
 
 
