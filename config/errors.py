@@ -1,7 +1,10 @@
-"""The page a refused form shows: Numbo's own, in the page's language."""
+"""Numbo's own error pages, in the page's language."""
 
+from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
+from django.views import defaults
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -9,3 +12,21 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     # switch, no "back to my games", no sign-out. The reason is for the logs
     # (django.security.csrf already has it), not for a child.
     return render(request, "403_csrf.html", status=403)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    # An address no view answers is not found before the CSRF check has read
+    # the body; Django's page reads it for the token it draws, and a body too
+    # big to read (over DATA_UPLOAD_MAX_MEMORY_SIZE, or 1,000 fields) made the
+    # page itself fail: a 500 where the answer is "not here".
+    _forget_an_unreadable_body(request)
+    return defaults.page_not_found(request, exception)
+
+
+def _forget_an_unreadable_body(request: HttpRequest) -> None:
+    try:
+        request.POST  # noqa: B018 - reading it is the test
+    except (SuspiciousOperation, MultiPartParserError):
+        # What Django's handler does when the CSRF check hits it first: the
+        # body reads as empty from now on.
+        request._mark_post_parse_error()

@@ -69,3 +69,21 @@ def test_the_password_change_pages_are_numbos_in_french(teacher_client):
     assert response.status_code == 302
     html = teacher_client.get(response["Location"]).content.decode()
     assert 'class="topbar"' in html and "Password changed" in html
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"pupils=" + b"Z" * 3_000_000,  # over DATA_UPLOAD_MAX_MEMORY_SIZE
+     "&".join(f"f{n}=1" for n in range(1_500)).encode()],  # over DATA_UPLOAD_MAX_NUMBER_FIELDS
+    ids=["3 MB", "1,500 fields"],
+)
+def test_a_body_too_big_to_read_sent_where_no_page_is_gets_the_not_found_page(body):
+    """Django's 404 page read the body for its CSRF token and failed with a 500."""
+    client = Client(enforce_csrf_checks=True)
+    client.cookies["csrftoken"] = "n" * 32
+    response = client.post(
+        "/classes/" + "9" * 5000 + "/", body,
+        content_type="application/x-www-form-urlencoded", HTTP_X_CSRFTOKEN="n" * 32,
+    )
+    assert response.status_code == 404
+    assert "This page is not here" in unescape(response.content.decode())
