@@ -1,10 +1,20 @@
 """Numbo's own error pages, in the page's language."""
 
-from django.core.exceptions import SuspiciousOperation
+from django.core.exceptions import (
+    DisallowedHost,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.views import defaults
+from django.views.decorators.csrf import requires_csrf_token
+
+# A body Numbo refuses to read for its size: the huge paste.
+TOO_BIG = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -30,3 +40,15 @@ def _forget_an_unreadable_body(request: HttpRequest) -> None:
         # What Django's handler does when the CSRF check hits it first: the
         # body reads as empty from now on.
         request._mark_post_parse_error()
+
+
+@requires_csrf_token
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    # Django's own page is drawn without the request (no language, no way
+    # back) and said only "Bad Request (400)" to a teacher whose paste was
+    # too long. Its reason stands for an unknown host: the request's address
+    # must not be read to draw the page.
+    if isinstance(exception, DisallowedHost):
+        return defaults.bad_request(request, exception)
+    too_big = isinstance(exception, TOO_BIG)
+    return render(request, "400.html", {"too_big": too_big}, status=400)

@@ -87,3 +87,31 @@ def test_a_body_too_big_to_read_sent_where_no_page_is_gets_the_not_found_page(bo
     )
     assert response.status_code == 404
     assert "This page is not here" in unescape(response.content.decode())
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "This was too long to send"), ("fr", "C'était trop long pour être envoyé")],
+)
+def test_a_paste_too_long_to_read_is_told_so_in_the_pages_language(teacher, classroom, language,
+                                                                   words):
+    """Django's own page said only "Bad Request (400)", in English, without a way back."""
+    client = Client()
+    client.force_login(teacher)
+    response = client.post(
+        f"/classes/{classroom.pk}/pupils/add/", b"pupils=" + b"Zoe Q\n" * 500_000,
+        content_type="application/x-www-form-urlencoded", HTTP_ACCEPT_LANGUAGE=language,
+    )
+    html = unescape(response.content.decode())
+    assert response.status_code == 400
+    assert f'<html lang="{language}">' in html and words in html
+    assert 'class="topbar"' in html and 'href="/classes/"' in html
+    assert not classroom.pupils.exists()
+
+
+def test_a_body_that_cannot_be_read_is_told_so():
+    response = Client().post(
+        "/join/", b"--x\r\nnot a part", content_type="multipart/form-data; boundary="
+    )
+    assert response.status_code == 400
+    assert "Numbo could not read what was sent" in unescape(response.content.decode())
