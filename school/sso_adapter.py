@@ -20,8 +20,8 @@ from django.core.exceptions import ValidationError
 from classroom.validators import no_hidden_characters
 
 from . import sso_claims, sso_rules
-from .sso_provider import NONCE
-from .views.sso import failure_page, refusal_page
+from .sso_provider import NONCE, UNREADABLE_PROVIDER
+from .views.sso import failure_page, refusal_page, unreachable_page
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,9 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             logger.warning(
                 "Single sign-on with %s failed: %s %r", provider.app.provider_id, error, exception
             )
+        if isinstance(exception, UNREADABLE_PROVIDER):
+            # The code could not be exchanged: the provider did not answer.
+            raise ImmediateHttpResponse(unreachable_page(request, provider.name))
         raise ImmediateHttpResponse(failure_page(request, provider.name, cancelled=cancelled))
 
     def pre_social_login(self, request, sociallogin) -> None:

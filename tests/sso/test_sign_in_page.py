@@ -4,6 +4,10 @@ and allauth takes over none of Numbo's own account pages."""
 from __future__ import annotations
 
 import pytest
+import requests
+from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.socialaccount.adapter import get_adapter
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
@@ -100,3 +104,43 @@ def test_allauth_mounts_none_of_its_account_pages():
     assert reverse("login") == "/accounts/login/"
     assert reverse("password_reset") == "/accounts/password_reset/"
     assert reverse("sign_up") == "/accounts/sign-up/"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "Numbo could not reach Google, so the sign-in did not start"),
+     ("fr", "Numbo n’a pas pu joindre Google : la connexion n’a pas commencé")],
+)
+def test_a_provider_that_does_not_answer_is_told_in_words(client, settings, caplog, language,
+                                                          words):
+    """allauth reads the provider's discovery document on the click: a
+    provider down (here, nothing listens) answered the teacher with a 500."""
+    settings.SOCIALACCOUNT_PROVIDERS = provider_settings([
+        google_app("g", "s", ["school.example"], server_url="https://127.0.0.1:9"),
+    ])
+
+    answer = client.post("/accounts/oidc/google/login/", HTTP_ACCEPT_LANGUAGE=language)
+
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert words in page
+    assert 'href="/accounts/login/"' in page
+    assert "the provider did not answer" in caplog.text  # for the school's IT person
+
+
+def test_a_provider_that_stops_answering_before_the_code_is_exchanged_is_told_so(rf, settings):
+    """The callback's token request failing (allauth catches it) said the
+    sign-in had been "started in another window": the provider was down."""
+    settings.SOCIALACCOUNT_PROVIDERS = provider_settings([google_app("g", "s", [])])
+    request = rf.get("/accounts/oidc/google/login/callback/?code=x&state=y")
+    SessionMiddleware(lambda request: None).process_request(request)
+    adapter = get_adapter()
+
+    with pytest.raises(ImmediateHttpResponse) as answered:
+        adapter.on_authentication_error(
+            request, adapter.get_provider(request, "google"), error="unknown",
+            exception=requests.ConnectionError("refused"),
+        )
+
+    assert answered.value.response.status_code == 200
+    assert "Numbo could not reach Google" in answered.value.response.content.decode()
