@@ -1,5 +1,7 @@
 """Numbo's own error pages, in the page's language."""
 
+from collections.abc import Callable
+
 from django.core.exceptions import (
     DisallowedHost,
     RequestDataTooBig,
@@ -52,3 +54,28 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
         return defaults.bad_request(request, exception)
     too_big = isinstance(exception, TOO_BIG)
     return render(request, "400.html", {"too_big": too_big}, status=400)
+
+
+class MethodNotAllowedPage:
+    """A 405 is Numbo's page: Django's require_POST answers with no body at
+    all, and a teacher sent back to a button's address after signing in
+    again (login?next=/classes/5/archive/) saw a blank page. After the
+    middlewares that tell the user, the pupil and the language, so that the
+    page is drawn with them."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or getattr(response, "streaming", False) or (
+            response.content
+        ):
+            return response
+        # A page's address (GET) asked to take a form, or a button's (POST)
+        # opened as a page: each is told what to do.
+        sent = request.method not in ("GET", "HEAD")
+        page = render(request, "405.html", {"sent": sent}, status=405)
+        if response.has_header("Allow"):
+            page["Allow"] = response["Allow"]
+        return page

@@ -115,3 +115,38 @@ def test_a_body_that_cannot_be_read_is_told_so():
     )
     assert response.status_code == 400
     assert "Numbo could not read what was sent" in unescape(response.content.decode())
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "There is no page at this address"), ("fr", "Il n'y a pas de page à cette adresse")],
+)
+def test_a_buttons_address_opened_after_signing_in_again_is_numbos_page(
+    client, teacher, classroom, language, words
+):
+    """The session ran out, the button sent the teacher to sign in, and the
+    sign-in sent them back to the button's address: Django's require_POST
+    answered a blank page."""
+    archive = f"/classes/{classroom.pk}/archive/"
+    to_sign_in = client.post(archive)
+    assert to_sign_in.status_code == 302 and "next=" in to_sign_in["Location"]
+    back = client.post(
+        to_sign_in["Location"], {"username": teacher.email, "password": "correct-horse-42"}
+    )
+    assert back["Location"] == archive
+
+    response = client.get(back["Location"], HTTP_ACCEPT_LANGUAGE=language)
+
+    html = unescape(response.content.decode())
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert f'<html lang="{language}">' in html and words in html
+    assert 'href="/classes/"' in html
+    classroom.refresh_from_db()
+    assert not classroom.is_archived
+
+
+def test_a_form_sent_to_a_page_that_takes_none_is_told_so(pupil_client):
+    response = pupil_client.post("/privacy/", {"anything": "1"})
+    html = unescape(response.content.decode())
+    assert response.status_code == 405
+    assert "This page takes no form" in html and 'href="/me/"' in html
