@@ -8,6 +8,7 @@ import requests
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.socialaccount.adapter import get_adapter
 from django.contrib.sessions.middleware import SessionMiddleware
+from django.db import connection
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
@@ -144,3 +145,24 @@ def test_a_provider_that_stops_answering_before_the_code_is_exchanged_is_told_so
 
     assert answered.value.response.status_code == 200
     assert "Numbo could not reach Google" in answered.value.response.content.decode()
+
+
+@pytest.mark.parametrize("provider_id", ["%00", "google%00", "x" * 300])
+def test_a_forged_provider_id_is_not_found_without_reaching_the_database(client, settings,
+                                                                          provider_id):
+    """A NUL in the address's provider id went into a query: PostgreSQL
+    refuses those (a 500 there; SQLite takes it)."""
+    settings.SOCIALACCOUNT_PROVIDERS = provider_settings([google_app("g", "s", [])])
+
+    sent = []
+
+    def keep(execute, sql, params, many, context):
+        sent.extend(str(value) for value in params or ())
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(keep):
+        login = client.post(f"/accounts/oidc/{provider_id}/login/")
+        callback = client.get(f"/accounts/oidc/{provider_id}/login/callback/?code=x&state=y")
+
+    assert login.status_code == callback.status_code == 404
+    assert not [value for value in sent if "\x00" in value or "xxx" in value]
