@@ -10,7 +10,7 @@ a huge paste. Never a 500, never a half-applied move."
   (a class, its pupils, a running session of each of the five games at
   tables, NMBR 9's whole-class session, report jobs and every format of
   their files, a school code) and with absurd ones: 0, 2**63 and 5,000
-  digits for an id; "-1", NUL, an emoji and 100,000 characters where the
+  digits for an id; "-1", NUL and 100,000 characters where the
   converter takes a string.
 - Each is asked by a visitor, a pupil signed in at a table (the one the
   table's game waits on when the URL names a table; a classmate seated at
@@ -26,8 +26,11 @@ a huge paste. Never a 500, never a half-applied move."
   sweep opens, before any POST). Whom a view serves (its POST with no fields
   is not refused) gets every garbage kind with all fields forged, and, for a
   quarter of the kinds, one field forged in the form its page filled; a view
-  that reads its query gets three kinds there. Whom it refuses gets a
+  that reads its query gets two kinds there. Whom it refuses gets a
   sample: the kinds go round, so that every URL gets each of them.
+- Whom a view serves also presses every form the pages showed for it as
+  its buttons send it: each button and option (a few a form), not only the
+  first ("Seat late pupils" as well as "Pause"), then every choice at once.
 - The garbage kinds: 100,000 characters, NUL, words where numbers go,
   negative numbers, 2**70, emoji with a right-to-left override, lists where
   one value goes, empty fields, 1e308, format codes, JSON garbage, bytes
@@ -144,12 +147,14 @@ KINDS = [*FIELD_KINDS, *BODY_KINDS]
 HUGE_PASTE = b"pupils=" + b"Z" * 3_000_000
 # 100,000 characters go in this many fields at most: more is the huge paste.
 HUGE_FIELDS = 8
+# Buttons and options pressed at most, a form the pages show.
+PRESSES = 6
 # Fields any view may read whatever its source says: where to go next, a format.
 COMMON_FIELDS = {"next", "action", "format", "page", "confirm", "pk", "id"}
 REPORT_FORMATS = ("csv", "xlsx", "pdf")
 # Absurd values for a path parameter, by converter.
 ABSURD_INT = ["0", str(2**63), "9" * 5000]
-ABSURD_STR = ["-1", "%00", "%F0%9F%99%82", "x" * 100_000]
+ABSURD_STR = ["-1", "%00", "x" * 100_000]
 
 
 def forged(names: list[str], kind: str) -> dict[str, Any]:
@@ -348,9 +353,13 @@ def absurd_urls(route: Route, real: str) -> Iterator[str]:
 def targets(seeded: Seeded, urlconf: str | None = None) -> list[Target]:
     table_pks = {t.pk for t in seeded.tables.values()}
     found = []
+    seen = set()
     for route in every_route(urlconf):
         if route.route.startswith("admin/"):
             continue  # Django's own admin, for the site's staff
+        if (route.route, route.name) in seen:
+            continue  # the sign-in and reset pages are named twice (ours first)
+        seen.add((route.route, route.name))
         urls = list(route.urls(seeded.world))
         if "fmt" in route.parameters:
             # Every format a report is taken away in (the walk's filler names two).
@@ -503,6 +512,8 @@ class Sweep:
     sent: int = 0
     fields: dict[str, set[str]] = field(default_factory=dict)  # view name -> field names
     honest: dict[str, PageForm] = field(default_factory=dict)  # view name -> a page's form
+    # Every form the pages showed, by its address and the values it sends.
+    pressed: dict[tuple[str, str], PageForm] = field(default_factory=dict)
     served: set[tuple[str, str]] = field(default_factory=set)  # (url, who) POSTs serve
     covered: set[str] = field(default_factory=set)  # route names asked
     by_user: dict[str, int] = field(default_factory=dict)
@@ -561,10 +572,20 @@ class Sweep:
             self.fields.setdefault(name, set()).update(form.names)
             if form.method == "post":
                 self.honest.setdefault(name, form)
+                # Once a form: the language switch on every page differs by its
+                # "next" alone.
+                sent = sorted((k, v) for k, v in form.values().items() if k != "next")
+                self.pressed.setdefault((urlsplit(form.action).path, repr(sent)), form)
 
     def field_names(self, target: Target) -> list[str]:
-        names = self.fields.get(target.route.name, set()) | static_fields(target.url)
-        return sorted((names | COMMON_FIELDS) - {"csrfmiddlewaretoken"})
+        """The page's fields first (100,000 characters go in the first few)."""
+        shown = sorted(self.fields.get(target.route.name, set()))
+        others = sorted((static_fields(target.url) | COMMON_FIELDS) - set(shown))
+        return [name for name in [*shown, *others] if name != "csrfmiddlewaretoken"]
+
+    def pressed_here(self, target: Target) -> list[PageForm]:
+        """The forms the pages showed that go to this URL, each as its button sends it."""
+        return [form for (path, _values), form in self.pressed.items() if path == target.url]
 
     def check(self, where: str, target: Target, who: str, pupil: Pupil | None,
               response: HttpResponse | str, *, token: bool = True) -> None:
@@ -710,6 +731,28 @@ def forged_posts(sweep: Sweep, target: Target, kinds: list[str], turn: int,
             yield Request(label, data, None, token, headers)
 
 
+def pressed_posts(sweep: Sweep, target: Target) -> Iterator[Request]:
+    """Each form the pages showed for this URL as its buttons send it: every
+    button and option, not only the first ("Seat late pupils" as well as
+    "Pause"), the fields with fewest choices (the buttons) first, at most
+    PRESSES a form; then with every choice of a field at once, as a list.
+    Not the moves: an honest move is applied (tests/security/test_hostile_inputs.py
+    walks them one field at a time)."""
+    if target.route.name == "games:table_move":
+        return
+    for form in sweep.pressed_here(target):
+        values = form.values()
+        presses = [(name, choice)
+                   for name, choices in sorted(form.choices.items(), key=lambda kv: len(kv[1]))
+                   for choice in dict.fromkeys(choices) if [choice] != values.get(name)]
+        yield Request("the page's form as sent", values)
+        for name, choice in presses[:PRESSES]:
+            yield Request(f"the page's form with {name}={choice[:20]}", {**values, name: choice})
+        for name, choices in sorted(form.choices.items()):
+            if len(set(choices)) > 1:
+                yield Request(f"{name}=every choice at once", {**values, name: choices})
+
+
 def walk(sweep: Sweep, found: list[Target]) -> None:
     users = {target.url: sweep.users.of(target.table_pk) for target in found}
     slots: dict[str, int] = {}
@@ -730,7 +773,7 @@ def walk(sweep: Sweep, found: list[Target]) -> None:
             if target.absurd:
                 continue
             # Whom the view serves gets more kinds, where its checks are.
-            many = 3 if serves(response) and reads_the_query(target.url) else 1
+            many = 2 if serves(response) and reads_the_query(target.url) else 1
             kinds = [next_kind(target, position) for _step in range(many)]
             names = sweep.field_names(target)
             for step, kind in enumerate(kinds):
@@ -774,6 +817,7 @@ def walk(sweep: Sweep, found: list[Target]) -> None:
             if served:
                 # Whom the view serves gets every kind, where its checks are.
                 plan += list(forged_posts(sweep, target, KINDS, turn, True))
+                plan += list(pressed_posts(sweep, target))
             else:
                 sample = [next_kind(target, position)]
                 plan += list(forged_posts(sweep, target, sample, turn, False))
