@@ -24,8 +24,9 @@ a huge paste. Never a 500, never a half-applied move."
 - The fields are the view's own: those its module reads or its forms
   declare, and those of the forms the pages show (read from every page the
   sweep opens, before any POST). Whom a view serves (its POST with no fields
-  is not refused) gets every garbage kind with all fields forged, and, for a
-  quarter of the kinds, one field forged in the form its page filled; a view
+  is not refused) gets eight of the twelve garbage kinds in turn (a route's
+  URLs, a session of each game say, get them all) with all fields forged,
+  and, for a quarter of them, one field forged in the form its page filled; a view
   that reads its query gets two kinds there. Whom it refuses gets a
   sample: the kinds go round, so that every URL gets each of them.
 - Whom a view serves also presses every form the pages showed for it as
@@ -88,6 +89,7 @@ from classroom.models import Classroom, Pupil, ReportJob, Teacher
 from games import services
 from games.models import GameSession, Move, Table
 from games.pages import PAGES
+from games.pages.numx import moves as numx_moves
 from school import invitations
 from school.models import School
 from school.report import jobs
@@ -147,6 +149,8 @@ KINDS = [*FIELD_KINDS, *BODY_KINDS]
 HUGE_PASTE = b"pupils=" + b"Z" * 3_000_000
 # 100,000 characters go in this many fields at most: more is the huge paste.
 HUGE_FIELDS = 8
+# The kinds whom a view serves gets, in turn, at each of its URLs.
+SERVED_KINDS = 8
 # Buttons and options pressed at most, a form the pages show.
 PRESSES = 6
 # Fields any view may read whatever its source says: where to go next, a format.
@@ -412,9 +416,6 @@ def _form_fields(module: ModuleType) -> set[str]:
     return names
 
 
-_STATIC: dict[str, set[str]] = {}
-
-
 def static_fields(path: str) -> set[str]:
     """The fields the view's module reads or its forms declare."""
     try:
@@ -428,10 +429,13 @@ def static_fields(path: str) -> set[str]:
         "classroom", "games", "school", "config", "tests"
     ):
         return set()
-    if module.__name__ not in _STATIC:
-        _STATIC[module.__name__] = set(_READ.findall(inspect.getsource(module))) | _form_fields(
-            module)
-    return _STATIC[module.__name__]
+    return _fields_of(module.__name__)
+
+
+@functools.cache
+def _fields_of(module_name: str) -> set[str]:
+    module = sys.modules[module_name]
+    return set(_READ.findall(inspect.getsource(module))) | _form_fields(module)
 
 
 def reads_the_query(path: str) -> bool:
@@ -456,12 +460,10 @@ def move_types(slug: str) -> list[tuple[str, list[str]]]:
     if shown.move_fields:
         by_type = {kind: list(names) for kind, names in shown.move_fields.items() if names}
     else:  # NUM-X reads its moves itself (games.pages.numx.moves)
-        from games.pages.numx import moves
-
         read = r"""_(?:raw|card|cards|number|optional_number)\(post, ["']([\w-]+)["']"""
-        names = set(re.findall(read, inspect.getsource(moves)))
+        names = set(re.findall(read, inspect.getsource(numx_moves)))
         names |= {"card", "cards", "offered", "indices"}
-        by_type = {kind: sorted(names) for kind in moves.KINDS - moves.SIMPLE}
+        by_type = {kind: sorted(names) for kind in numx_moves.KINDS - numx_moves.SIMPLE}
     return [(kind, [*names, "seen", "answering"]) for kind, names in sorted(by_type.items())]
 
 
@@ -815,8 +817,11 @@ def walk(sweep: Sweep, found: list[Target]) -> None:
                              request.content_type, "", request.headers)
                      for request in list(forged_posts(sweep, target, [no_token], turn, False))]
             if served:
-                # Whom the view serves gets every kind, where its checks are.
-                plan += list(forged_posts(sweep, target, KINDS, turn, True))
+                # Whom the view serves gets most kinds, where its checks are:
+                # SERVED_KINDS of them in turn, so that a route's URLs (a
+                # session of each game) get them all.
+                kinds = [next_kind(target, position) for _step in range(SERVED_KINDS)]
+                plan += list(forged_posts(sweep, target, kinds, turn, True))
                 plan += list(pressed_posts(sweep, target))
             else:
                 sample = [next_kind(target, position)]
