@@ -47,6 +47,8 @@ raises where a server would answer 500), nor a query PostgreSQL would refuse
 visitor, another school's teacher, a pupil away from their own table,
 anyone at an absurd id) is refused (403, 404, 405 or sent to sign in), and a
 page a visitor or another school's teacher gets shows nothing of the school;
+a refusal a person reads (400, 403, 404, 405; not an htmx request's, nor a
+tablet's poll) is Numbo's page, which says why;
 the 3 MB paste gets the page that says it was too long (404 where no view
 is); a move posted with garbage leaves the table's version, state and moves
 as they were. The self-checks at the end prove that the sweep sees a view
@@ -123,6 +125,8 @@ PUPIL_NAMES = (
     "Philomène", "Barnabé", "Hortense", "Isidore", "Léocadie", "Gontran",
 )  # fmt: skip
 STRANGERS = ("a visitor", "another school's teacher")
+# Addresses a program reads, not a person: their refusals are bare.
+MACHINE_ANSWERS = {"games:table_poll", "games:table_events"}
 
 # ---------------------------------------------------------------- garbage
 
@@ -604,6 +608,8 @@ class Sweep:
             if status != (403 if view_name(target.url) else 404):
                 self.failures.append(f"{where}: {status} without the CSRF token, not 403")
             return
+        if status in (400, 403, 404, 405) and not words(response, target):
+            self.failures.append(f"{where}: {status} without Numbo's page saying why")
         if self.must_refuse(target, who, pupil):
             if not refusal(response):
                 self.failures.append(f"{where}: {status}, not a refusal")
@@ -652,6 +658,17 @@ def refusal(response: HttpResponse) -> bool:
         sign_in = (reverse("login"), reverse("admin:login"), reverse("classroom:join"))
         return urlsplit(response["Location"]).path in sign_in
     return 400 <= response.status_code < 500
+
+
+def words(response: HttpResponse, target: Target) -> bool:
+    """Whether a refusal is a page that says why, in Numbo's layout. A
+    tablet's poll and event stream answer a program (HX-Refresh on a 403),
+    and an htmx request swaps nothing on a refusal."""
+    if target.route.name in MACHINE_ANSWERS or getattr(response, "streaming", False):
+        return True
+    if response.wsgi_request.headers.get("HX-Request"):
+        return True
+    return 'class="topbar"' in body(response)
 
 
 def body(response: HttpResponse) -> str:
