@@ -7,6 +7,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from . import devices, roster, throttle
@@ -226,6 +227,14 @@ class LimitedSignIn:
     TEACHER_SIGN_IN_TRIES_PER_ACCOUNT of a window are checked (the right
     password's try is given back). The teachers' page and the admin's share
     the counts: an account locked on one is locked on the other."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Django's form sets the username's length after the field is made,
+        # so no validator checks it: 100,000 characters went into the
+        # account's case-insensitive lookup (a LIKE pattern SQLite refuses).
+        field = self.fields["username"]
+        field.validators.append(MaxLengthValidator(field.max_length))
 
     def clean(self) -> dict:
         username = self.cleaned_data.get("username")

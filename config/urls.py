@@ -13,6 +13,9 @@ from classroom.views.accounts import (
 
 from .health import healthz
 
+handler400 = "config.errors.bad_request"
+handler404 = "config.errors.page_not_found"
+
 # The games' URLs come first: a tablet's poll every 2 s is the most frequent
 # request, and Django tries the patterns in order.
 urlpatterns = [

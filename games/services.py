@@ -206,8 +206,17 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
             # In a whole-class game the late pupil gets the class's deck.
             deck_seed = last[1] if last and session.whole_class else None
             for group in _group(late, session.table_size * session.team_size, {}, rng):
+                try:
+                    with transaction.atomic():
+                        table = _create_table(session, number + 1, group, rng, seed=deck_seed)
+                except IllegalMove as refusal:
+                    if refusal.code != "bad_players":
+                        raise
+                    # Too few for the game (a pupil alone at a game for two):
+                    # they wait, unseated, for the next late pupil.
+                    continue
                 number += 1
-                touched.append(_create_table(session, number, group, rng, seed=deck_seed))
+                touched.append(table)
         # Each touched table's new stamp (its seating moved on), read under
         # the seats' locks: published, not just deleted, so that a move's
         # commit whose publish comes later cannot put the old seating back.
@@ -1011,13 +1020,30 @@ def play_list_of(pupil: Pupil) -> list[tuple[Table, str]]:
     return [(table, presenter(table.session.game).title) for table in tables_for_pupil(pupil)]
 
 
+def fewest_players(session: GameSession) -> int:
+    """The fewest players (or teams) a table of the session's game starts with."""
+    engine = engine_of(session.game)
+    for players in range(1, session.table_size + 1):
+        try:
+            engine.new(session.options, players, 0)
+        except IllegalMove as refusal:
+            if refusal.code != "bad_players":
+                raise
+            continue
+        return players
+    return session.table_size
+
+
 def seat_late(session: GameSession) -> list[Pupil]:
     """Seat every pupil who signed in after the start (``selectors.late_pupils``);
-    returns them, none when no one came late."""
+    returns those seated, none when no one came late. One the game cannot
+    seat (alone at a game for two) stays late, and waits for the next."""
     late = selectors.late_pupils(session)
-    if late:
-        seat_late_pupils(session, late)
-    return late
+    if not late:
+        return []
+    seat_late_pupils(session, late)
+    waiting = {pupil.pk for pupil in selectors.late_pupils(session)}
+    return [pupil for pupil in late if pupil.pk not in waiting]
 
 
 def advance_due(session: GameSession, ids: list[int] | None = None) -> bool:

@@ -11,6 +11,7 @@ is ever made here, and Numbo's own password pages stay Numbo's.
 from __future__ import annotations
 
 import logging
+import re
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core.exceptions import ImmediateHttpResponse
@@ -20,10 +21,12 @@ from django.core.exceptions import ValidationError
 from classroom.validators import no_hidden_characters
 
 from . import sso_claims, sso_rules
-from .sso_provider import NONCE
-from .views.sso import failure_page, refusal_page
+from .sso_provider import NONCE, UNREADABLE_PROVIDER
+from .views.sso import failure_page, refusal_page, unreachable_page
 
 logger = logging.getLogger(__name__)
+# allauth's provider types ("openid_connect") and config.sso's ids ("google").
+PROVIDER_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -44,6 +47,11 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         return False
 
     def list_apps(self, request, provider=None, client_id=None):
+        if provider is not None and not PROVIDER_ID.fullmatch(provider):
+            # The address's provider id (accounts/oidc/<id>/login/) goes into
+            # a query, and PostgreSQL refuses one with a NUL: a 500 where no
+            # provider has such an id (config.sso names them).
+            return []
         # Providers come from the environment alone (config.sso): an app typed
         # into the admin would carry none of the school's rules.
         apps = super().list_apps(request, provider=provider, client_id=client_id)
@@ -61,6 +69,9 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             logger.warning(
                 "Single sign-on with %s failed: %s %r", provider.app.provider_id, error, exception
             )
+        if isinstance(exception, UNREADABLE_PROVIDER):
+            # The code could not be exchanged: the provider did not answer.
+            raise ImmediateHttpResponse(unreachable_page(request, provider.name))
         raise ImmediateHttpResponse(failure_page(request, provider.name, cancelled=cancelled))
 
     def pre_social_login(self, request, sociallogin) -> None:

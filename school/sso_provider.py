@@ -10,11 +10,20 @@ provider's ``provider_class``.
 
 from __future__ import annotations
 
+import logging
 import secrets
 
 from allauth.socialaccount.providers.openid_connect.provider import OpenIDConnectProvider
+from requests import RequestException
+
+from .views.sso import unreachable_page
 
 NONCE = "nonce"
+# The provider's discovery document unreachable, not JSON (ValueError), or
+# without the addresses it must name (KeyError).
+UNREADABLE_PROVIDER = (RequestException, ValueError, KeyError)
+
+logger = logging.getLogger(__name__)
 
 
 class SchoolOpenIDConnectProvider(OpenIDConnectProvider):
@@ -24,6 +33,13 @@ class SchoolOpenIDConnectProvider(OpenIDConnectProvider):
         auth_params[NONCE] = nonce
         # The keyword arguments left over are kept in the state (stash_redirect_state).
         kwargs[NONCE] = nonce
-        return super().redirect(
-            request, process, next_url, data, auth_params=auth_params, **kwargs
-        )
+        try:
+            return super().redirect(
+                request, process, next_url, data, auth_params=auth_params, **kwargs
+            )
+        except UNREADABLE_PROVIDER as error:
+            # allauth reads the provider's discovery document here, on the
+            # teacher's click: a provider down or misconfigured was a 500.
+            logger.warning("Single sign-on with %s: the provider did not answer: %r",
+                           self.app.provider_id, error)
+            return unreachable_page(request, self.name)

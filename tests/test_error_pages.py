@@ -69,3 +69,84 @@ def test_the_password_change_pages_are_numbos_in_french(teacher_client):
     assert response.status_code == 302
     html = teacher_client.get(response["Location"]).content.decode()
     assert 'class="topbar"' in html and "Password changed" in html
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"pupils=" + b"Z" * 3_000_000,  # over DATA_UPLOAD_MAX_MEMORY_SIZE
+     "&".join(f"f{n}=1" for n in range(1_500)).encode()],  # over DATA_UPLOAD_MAX_NUMBER_FIELDS
+    ids=["3 MB", "1,500 fields"],
+)
+def test_a_body_too_big_to_read_sent_where_no_page_is_gets_the_not_found_page(body):
+    """Django's 404 page read the body for its CSRF token and failed with a 500."""
+    client = Client(enforce_csrf_checks=True)
+    client.cookies["csrftoken"] = "n" * 32
+    response = client.post(
+        "/classes/" + "9" * 5000 + "/", body,
+        content_type="application/x-www-form-urlencoded", HTTP_X_CSRFTOKEN="n" * 32,
+    )
+    assert response.status_code == 404
+    assert "This page is not here" in unescape(response.content.decode())
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "This was too long to send"), ("fr", "C'était trop long pour être envoyé")],
+)
+def test_a_paste_too_long_to_read_is_told_so_in_the_pages_language(teacher, classroom, language,
+                                                                   words):
+    """Django's own page said only "Bad Request (400)", in English, without a way back."""
+    client = Client()
+    client.force_login(teacher)
+    response = client.post(
+        f"/classes/{classroom.pk}/pupils/add/", b"pupils=" + b"Zoe Q\n" * 500_000,
+        content_type="application/x-www-form-urlencoded", HTTP_ACCEPT_LANGUAGE=language,
+    )
+    html = unescape(response.content.decode())
+    assert response.status_code == 400
+    assert f'<html lang="{language}">' in html and words in html
+    assert 'class="topbar"' in html and 'href="/classes/"' in html
+    assert not classroom.pupils.exists()
+
+
+def test_a_body_that_cannot_be_read_is_told_so():
+    response = Client().post(
+        "/join/", b"--x\r\nnot a part", content_type="multipart/form-data; boundary="
+    )
+    assert response.status_code == 400
+    assert "Numbo could not read what was sent" in unescape(response.content.decode())
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "There is no page at this address"), ("fr", "Il n'y a pas de page à cette adresse")],
+)
+def test_a_buttons_address_opened_after_signing_in_again_is_numbos_page(
+    client, teacher, classroom, language, words
+):
+    """The session ran out, the button sent the teacher to sign in, and the
+    sign-in sent them back to the button's address: Django's require_POST
+    answered a blank page."""
+    archive = f"/classes/{classroom.pk}/archive/"
+    to_sign_in = client.post(archive)
+    assert to_sign_in.status_code == 302 and "next=" in to_sign_in["Location"]
+    back = client.post(
+        to_sign_in["Location"], {"username": teacher.email, "password": "correct-horse-42"}
+    )
+    assert back["Location"] == archive
+
+    response = client.get(back["Location"], HTTP_ACCEPT_LANGUAGE=language)
+
+    html = unescape(response.content.decode())
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert f'<html lang="{language}">' in html and words in html
+    assert 'href="/classes/"' in html
+    classroom.refresh_from_db()
+    assert not classroom.is_archived
+
+
+def test_a_form_sent_to_a_page_that_takes_none_is_told_so(pupil_client):
+    response = pupil_client.post("/privacy/", {"anything": "1"})
+    html = unescape(response.content.decode())
+    assert response.status_code == 405
+    assert "This page takes no form" in html and 'href="/me/"' in html

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -278,12 +278,26 @@ def session_control(request, pk: int):
         messages.success(request, _("The game is over. Its calculations are in the reports."))
     elif action == "seat_late":
         late = services.seat_late(session)
-        if not late:
+        waiting = selectors.late_pupils(session)
+        if not late and not waiting:
             messages.info(request, _("No pupil has signed in since the game started."))
-        else:
+        if late:
             messages.success(
                 request,
                 _("Seated: %(names)s") % {"names": ", ".join(p.short_name for p in late)},
+            )
+        if waiting:
+            messages.info(
+                request,
+                ngettext(
+                    "%(names)s is still waiting: this game needs at least %(count)d players "
+                    "at a table. Seat them when another pupil comes.",
+                    "%(names)s are still waiting: this game needs at least %(count)d players "
+                    "at a table. Seat them when another pupil comes.",
+                    len(waiting),
+                )
+                % {"names": ", ".join(p.short_name for p in waiting),
+                   "count": services.fewest_players(session)},
             )
     if request.POST.get("back_to") == "cards" and session.whole_class:
         return redirect("games:session_cards", pk=session.pk)

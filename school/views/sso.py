@@ -25,3 +25,11 @@ def failure_page(request: HttpRequest, provider: str, *, cancelled: bool) -> Htt
     """The flow broke off (cancelled by the teacher, or unreadable): start again."""
     context = {"provider": provider, "cancelled": cancelled}
     return render(request, "school/sso/failed.html", context, status=200 if cancelled else 400)
+
+
+def unreachable_page(request: HttpRequest, provider: str) -> HttpResponse:
+    """The provider did not answer (down, or not where the school's settings
+    say): nothing was started. Said with a 200, as a cancelled sign-in is: a
+    page that tells what happened and what to do, not a server fault."""
+    context = {"provider": provider, "unreachable": True}
+    return render(request, "school/sso/failed.html", context)

@@ -185,3 +185,22 @@ def test_sign_up_and_its_emails_in_french(client, teacher):
     assert "choisissez votre mot de passe avec ce lien" in new.body
     finish = client.get(_link(new, "/accounts/sign-up/")).content.decode()
     assert "Choisissez le mot de passe du compte de nouveau@ecole.test." in finish
+
+
+@pytest.mark.parametrize(
+    ("address", "language", "words"),
+    [("/accounts/login/", "en", "Ensure this value has at most 254 characters"),
+     ("/accounts/login/", "fr", "comporte au plus 254 caractères"),
+     ("/admin/login/", "en", "Ensure this value has at most 254 characters")],
+)
+def test_an_address_too_long_to_be_an_account_is_refused_in_words(client, teacher, address,
+                                                                  language, words):
+    """Django's sign-in form sets its username's length after the field is
+    made, so nothing checked it: 100,000 characters went into a
+    case-insensitive query, a LIKE pattern too long for SQLite (a 500)."""
+    typed = "7" * 100_000
+    response = client.post(address, {"username": typed, "password": "correct-horse-42"},
+                           HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    assert words in response.content.decode()
+    assert "_auth_user_id" not in client.session

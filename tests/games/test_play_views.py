@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Attempt
+from classroom.models import Attempt, Pupil
 from games.models import GameSession, Move, Table
 from games.pages import engine_of
 from tests.conftest import tap_pictures
@@ -546,3 +546,34 @@ def test_an_ended_game_says_it_is_over_once(start, pupil_client):
     services.set_status(session, GameSession.Status.ENDED)
     page = pupil_client.get(reverse("games:table_play", args=[table.pk])).content.decode()
     assert page.count("The game is over!") == 1
+
+
+@pytest.mark.parametrize("game", ["nambarz", "numx"])
+def test_a_late_pupil_who_would_sit_alone_at_a_game_for_two_is_told_so(
+    classroom, teacher, teacher_client, pupils, game
+):
+    """NAMBARZ and NUM-X need two players: a late pupil with no one to sit
+    with made a table of one, which the game refused (a 500)."""
+    from games import services
+
+    from .conftest import one_table
+
+    session, table = one_table(classroom, teacher, pupils[:2], game=game, options={})
+    Pupil.objects.filter(pk=pupils[2].pk).update(signed_in_at=session.created_at + timedelta(1))
+    url = reverse("games:session_control", args=[session.pk])
+
+    response = teacher_client.post(url, {"action": "seat_late"}, follow=True)
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Inès D. is still waiting: this game needs at least 2 players at a table." in page
+    assert session.tables.count() == 1 and not table.seats.filter(pupil=pupils[2]).exists()
+    page = teacher_client.post(url, {"action": "seat_late"}, follow=True,
+                               HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Inès D. attend encore : ce jeu se joue à 2 joueurs au moins par table." in page
+    # Once a second pupil comes, the two sit together.
+    late = Pupil.objects.create(classroom=classroom, first_name="Zoé", initial="K", avatar="owl",
+                                picture_password="sun,moon,star",
+                                signed_in_at=session.created_at + timedelta(1))
+    assert services.seat_late(session) == [pupils[2], late]
+    assert session.tables.count() == 2

@@ -4,6 +4,11 @@ and allauth takes over none of Numbo's own account pages."""
 from __future__ import annotations
 
 import pytest
+import requests
+from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.socialaccount.adapter import get_adapter
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.db import connection
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
@@ -100,3 +105,64 @@ def test_allauth_mounts_none_of_its_account_pages():
     assert reverse("login") == "/accounts/login/"
     assert reverse("password_reset") == "/accounts/password_reset/"
     assert reverse("sign_up") == "/accounts/sign-up/"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "Numbo could not reach Google, so the sign-in did not start"),
+     ("fr", "Numbo n’a pas pu joindre Google : la connexion n’a pas commencé")],
+)
+def test_a_provider_that_does_not_answer_is_told_in_words(client, settings, caplog, language,
+                                                          words):
+    """allauth reads the provider's discovery document on the click: a
+    provider down (here, nothing listens) answered the teacher with a 500."""
+    settings.SOCIALACCOUNT_PROVIDERS = provider_settings([
+        google_app("g", "s", ["school.example"], server_url="https://127.0.0.1:9"),
+    ])
+
+    answer = client.post("/accounts/oidc/google/login/", HTTP_ACCEPT_LANGUAGE=language)
+
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert words in page
+    assert 'href="/accounts/login/"' in page
+    assert "the provider did not answer" in caplog.text  # for the school's IT person
+
+
+def test_a_provider_that_stops_answering_before_the_code_is_exchanged_is_told_so(rf, settings):
+    """The callback's token request failing (allauth catches it) said the
+    sign-in had been "started in another window": the provider was down."""
+    settings.SOCIALACCOUNT_PROVIDERS = provider_settings([google_app("g", "s", [])])
+    request = rf.get("/accounts/oidc/google/login/callback/?code=x&state=y")
+    SessionMiddleware(lambda request: None).process_request(request)
+    adapter = get_adapter()
+
+    with pytest.raises(ImmediateHttpResponse) as answered:
+        adapter.on_authentication_error(
+            request, adapter.get_provider(request, "google"), error="unknown",
+            exception=requests.ConnectionError("refused"),
+        )
+
+    assert answered.value.response.status_code == 200
+    assert "Numbo could not reach Google" in answered.value.response.content.decode()
+
+
+@pytest.mark.parametrize("provider_id", ["%00", "google%00", "x" * 300])
+def test_a_forged_provider_id_is_not_found_without_reaching_the_database(client, settings,
+                                                                          provider_id):
+    """A NUL in the address's provider id went into a query: PostgreSQL
+    refuses those (a 500 there; SQLite takes it)."""
+    settings.SOCIALACCOUNT_PROVIDERS = provider_settings([google_app("g", "s", [])])
+
+    sent = []
+
+    def keep(execute, sql, params, many, context):
+        sent.extend(str(value) for value in params or ())
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(keep):
+        login = client.post(f"/accounts/oidc/{provider_id}/login/")
+        callback = client.get(f"/accounts/oidc/{provider_id}/login/callback/?code=x&state=y")
+
+    assert login.status_code == callback.status_code == 404
+    assert not [value for value in sent if "\x00" in value or "xxx" in value]
