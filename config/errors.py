@@ -9,7 +9,7 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.views import defaults
@@ -38,7 +38,8 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def _forget_an_unreadable_body(request: HttpRequest) -> None:
     try:
         request.POST  # noqa: B018 - reading it is the test
-    except (SuspiciousOperation, MultiPartParserError):
+    except (SuspiciousOperation, MultiPartParserError, OSError):
+        # OSError: a client gone in the middle of its body (UnreadablePostError).
         # What Django's handler does when the CSRF check hits it first: the
         # body reads as empty from now on.
         request._mark_post_parse_error()
@@ -48,10 +49,10 @@ def _forget_an_unreadable_body(request: HttpRequest) -> None:
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     # Django's own page is drawn without the request (no language, no way
     # back) and said only "Bad Request (400)" to a teacher whose paste was
-    # too long. Its reason stands for an unknown host: the request's address
-    # must not be read to draw the page.
+    # too long. An unknown host gets a bare 400: the request's address must not
+    # be read to draw a page, and Django's own would now draw 400.html without it.
     if isinstance(exception, DisallowedHost):
-        return defaults.bad_request(request, exception)
+        return HttpResponseBadRequest("Bad Request (400)", content_type="text/plain")
     too_big = isinstance(exception, TOO_BIG)
     return render(request, "400.html", {"too_big": too_big}, status=400)
 

@@ -210,10 +210,13 @@ def seat_late_pupils(session: GameSession, pupils: list[Pupil]) -> list[Table]:
                     with transaction.atomic():
                         table = _create_table(session, number + 1, group, rng, seed=deck_seed)
                 except IllegalMove as refusal:
-                    if refusal.code != "bad_players":
+                    # Too few for the game (a pupil alone at a game for two, or
+                    # three at a game of teams of two, which its options refuse):
+                    # they wait, unseated, for the next late pupil. A full table
+                    # refused is a fault of ours, not a wait.
+                    full = len(group) >= session.table_size * session.team_size
+                    if full and refusal.code != "bad_players":
                         raise
-                    # Too few for the game (a pupil alone at a game for two):
-                    # they wait, unseated, for the next late pupil.
                     continue
                 number += 1
                 touched.append(table)
@@ -295,9 +298,11 @@ def _end_when_every_table_has(session: GameSession) -> None:
     to date for what runs after (the move's ring and its answer). Drawn as
     still playing, the answer's stamp was stale as it left: the ring of the
     end made the mover's tablet draw the same board again at once, without
-    the lines about the move that only the answer carries."""
-    if finish_when_every_table_has(session.pk):
-        session.refresh_from_db(fields=["status", "ended_at"])
+    the lines about the move that only the answer carries. Read whatever
+    this call found: another table's last move, or the teacher, may have
+    ended the session a moment before."""
+    finish_when_every_table_has(session.pk)
+    session.refresh_from_db(fields=["status", "ended_at"])
 
 
 # --------------------------------------------------------------------------- a tap
@@ -1023,12 +1028,12 @@ def play_list_of(pupil: Pupil) -> list[tuple[Table, str]]:
 def fewest_players(session: GameSession) -> int:
     """The fewest players (or teams) a table of the session's game starts with."""
     engine = engine_of(session.game)
-    for players in range(1, session.table_size + 1):
+    for players in range(1, session.table_size):
         try:
             engine.new(session.options, players, 0)
-        except IllegalMove as refusal:
-            if refusal.code != "bad_players":
-                raise
+        except IllegalMove:
+            # Too few, whatever the engine calls it ("bad_players", or an
+            # option such as NUM-X's teams that needs every seat).
             continue
         return players
     return session.table_size

@@ -577,3 +577,33 @@ def test_a_late_pupil_who_would_sit_alone_at_a_game_for_two_is_told_so(
                                 signed_in_at=session.created_at + timedelta(1))
     assert services.seat_late(session) == [pupils[2], late]
     assert session.tables.count() == 2
+
+
+def test_late_pupils_too_few_for_a_numx_game_of_teams_wait_for_the_table_of_four(
+    classroom, teacher, teacher_client, pupils
+):
+    """Teams of two need every seat of a table of four, which the game's
+    options say (not its count of players): two late pupils wait, and the
+    teacher is told the game's real least, not a 500."""
+    from games import services
+
+    from .conftest import one_table
+
+    def pupil(first: str, initial: str) -> Pupil:
+        return Pupil.objects.create(classroom=classroom, first_name=first, initial=initial,
+                                    avatar="owl", picture_password="sun,moon,star")
+
+    four = [pupils[0], pupils[1], pupil("Zoé", "K"), pupil("Adam", "R")]
+    session, table = one_table(classroom, teacher, four, game="numx",
+                               options={"teams": [[0, 2], [1, 3]]})
+    later = session.created_at + timedelta(1)
+    Pupil.objects.filter(pk=pupils[2].pk).update(signed_in_at=later)
+    url = reverse("games:session_control", args=[session.pk])
+
+    response = teacher_client.post(url, {"action": "seat_late"}, follow=True)
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Inès D. is still waiting: this game needs at least 4 players at a table." in page
+    assert session.tables.count() == 1
+    assert services.fewest_players(session) == 4

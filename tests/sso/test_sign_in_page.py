@@ -109,8 +109,8 @@ def test_allauth_mounts_none_of_its_account_pages():
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("en", "Numbo could not reach Google, so the sign-in did not start"),
-     ("fr", "Numbo n’a pas pu joindre Google : la connexion n’a pas commencé")],
+    [("en", "Numbo could not reach Google, so the sign-in could not go on"),
+     ("fr", "Numbo n’a pas pu joindre Google : la connexion n’a pas pu se faire")],
 )
 def test_a_provider_that_does_not_answer_is_told_in_words(client, settings, caplog, language,
                                                           words):
