@@ -99,22 +99,13 @@ from tests.conftest import tap_pictures
 from tests.security import world as security_world
 from tests.security.attack import undone
 from tests.security.pages import PageForm, forms_on
-from tests.security.routes import Route, every_route
+from tests.security.routes import PUBLIC, Route, every_route
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 CSRF_SECRET = "n" * 16 + "u" * 16  # what a browser keeps in its csrftoken cookie
-# Open to anyone by design (tests/security/test_every_url_refuses_strangers.py
-# says what keeps each safe): a class code, a signed token, a link's token.
-PUBLIC = {
-    "classroom:join_class",
-    "classroom:join_pupil",
-    "password_reset_confirm",
-    "sign_up_finish",
-    "school:invitation_accept",
-}
 # Path parameters that name one of the school's objects; the others (a file
 # format, a sign-in provider) name nothing of it.
 OBJECT_PARAMETERS = {"pk", "pupil_pk", "code", "token", "uidb64"}

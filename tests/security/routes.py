@@ -18,6 +18,22 @@ from django.urls.resolvers import RegexPattern
 
 from .world import School
 
+# The URLs open to anyone by design, each with what keeps it safe: the walks
+# of every URL (test_every_url_refuses_strangers.py, tests/test_no_500_anywhere.py)
+# let a stranger in here alone.
+PUBLIC = frozenset({
+    # The class code is the key to the name grid and the picture pad; codes
+    # are counted and limited (classroom.views.pupil).
+    "classroom:join_class",
+    "classroom:join_pupil",
+    # The token in the address is the key; without it the page says the link is invalid.
+    "password_reset_confirm",
+    # The same: a signed token from the sign-up's e-mail, used once.
+    "sign_up_finish",
+    # The same: a school's invitation, signed, used once (school.invitations).
+    "school:invitation_accept",
+})
+
 # The word before "<int:pk>" says what the pk is of.
 _KINDS = {
     "classes": "classroom",

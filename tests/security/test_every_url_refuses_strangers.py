@@ -22,24 +22,11 @@ from tests.conftest import tap_pictures
 
 from . import snapshots
 from .attack import undone
-from .routes import every_route
+from .routes import PUBLIC, every_route
 from .world import School, build_school
 
 pytestmark = pytest.mark.django_db
 
-# Open to anyone by design, each with what keeps it safe.
-PUBLIC = {
-    # The class code is the key to the name grid and the picture pad; codes
-    # are counted and limited (classroom.views.pupil).
-    "classroom:join_class",
-    "classroom:join_pupil",
-    # The token in the address is the key; without it the page says the link is invalid.
-    "password_reset_confirm",
-    # The same: a signed token from the sign-up's e-mail, used once.
-    "sign_up_finish",
-    # The same: a school's invitation, signed, used once (school.invitations).
-    "school:invitation_accept",
-}
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
